@@ -1,0 +1,178 @@
+// irqlab simulation harness: clocks the Verilated SoC and connects its byte
+// streams to the host.
+//
+//   console (UART stream)  -> stdout (and --console-file)
+//   trace stream           -> --trace-tcp PORT (waits for one client first, so
+//                             nothing is lost) or --trace-file PATH
+//   RTL probes             -> --probe-file PATH: one line per change of a traced
+//                             hardware line ("H ts hw") and per stimulus-port
+//                             store ("S ts chan data"), with the timestamp the
+//                             trace unit's counter held in that cycle
+//
+// The run ends when the firmware writes its exit code (simctrl) and the trace
+// stream has drained, or at --max-cycles (exit 3). Exit status = firmware code.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "verilated.h"
+#include VTOP_HEADER
+
+namespace {
+
+struct Sink {
+    int fd = -1;
+    FILE *file = nullptr;
+    std::vector<uint8_t> buf;
+    uint64_t total = 0;
+
+    void put(uint8_t b) {
+        buf.push_back(b);
+        if (buf.size() >= (1 << 16)) flush();
+    }
+    void flush() {
+        size_t off = 0;
+        while (off < buf.size()) {
+            ssize_t n;
+            if (fd >= 0) {
+                n = send(fd, buf.data() + off, buf.size() - off, MSG_NOSIGNAL);
+            } else if (file) {
+                n = (ssize_t)fwrite(buf.data() + off, 1, buf.size() - off, file);
+            } else {
+                n = (ssize_t)(buf.size() - off);
+            }
+            if (n <= 0) {
+                fprintf(stderr, "irqlab-sim: trace output failed (client gone?)\n");
+                exit(4);
+            }
+            off += (size_t)n;
+        }
+        total += buf.size();
+        buf.clear();
+        if (file) fflush(file);
+    }
+};
+
+int listen_once(int port) {
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    int one = 1;
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons((uint16_t)port);
+    if (bind(s, (sockaddr *)&addr, sizeof addr) < 0 || listen(s, 1) < 0) {
+        fprintf(stderr, "irqlab-sim: cannot listen on port %d: %s\n", port, strerror(errno));
+        exit(2);
+    }
+    fprintf(stderr, "irqlab-sim: waiting for the trace client on 127.0.0.1:%d\n", port);
+    int c = accept(s, nullptr, nullptr);
+    close(s);
+    if (c < 0) {
+        fprintf(stderr, "irqlab-sim: accept failed\n");
+        exit(2);
+    }
+    return c;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Verilated::commandArgs(argc, argv);
+    int trace_port = -1;
+    const char *trace_path = nullptr, *probe_path = nullptr, *console_path = nullptr;
+    uint64_t max_cycles = 2000000000ull;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        auto next = [&]() -> const char * {
+            if (i + 1 >= argc) { fprintf(stderr, "irqlab-sim: %s needs a value\n", a.c_str()); exit(2); }
+            return argv[++i];
+        };
+        if (a == "--trace-tcp") trace_port = atoi(next());
+        else if (a == "--trace-file") trace_path = next();
+        else if (a == "--probe-file") probe_path = next();
+        else if (a == "--console-file") console_path = next();
+        else if (a == "--max-cycles") max_cycles = strtoull(next(), nullptr, 0);
+        else if (a.rfind("+", 0) == 0) continue;  // Verilator plusargs
+        else { fprintf(stderr, "irqlab-sim: unknown option %s\n", a.c_str()); return 2; }
+    }
+
+    Sink trace;
+    if (trace_port >= 0) trace.fd = listen_once(trace_port);
+    else if (trace_path) {
+        trace.file = fopen(trace_path, "wb");
+        if (!trace.file) { fprintf(stderr, "irqlab-sim: cannot write %s\n", trace_path); return 2; }
+    }
+    FILE *probe = probe_path ? fopen(probe_path, "w") : nullptr;
+    FILE *console = console_path ? fopen(console_path, "w") : nullptr;
+
+    auto *top = new VTOP;
+    top->serial_sink_valid = 0;
+    top->serial_source_ready = 1;
+    top->trace_ready = 1;
+    top->sys_rst = 1;
+
+    auto t_start = std::chrono::steady_clock::now();
+    uint64_t cycle = 0, idle = 0;
+    uint32_t hw_prev = 0;
+    bool done = false;
+    int code = 3;
+    for (; cycle < max_cycles; cycle++) {
+        if (cycle == 8) top->sys_rst = 0;
+        top->sys_clk = 0;
+        top->eval();
+        top->sys_clk = 1;
+        top->eval();
+        // Outputs now hold this cycle's values; with ready held at 1 a valid
+        // byte is consumed at the next edge.
+        if (top->serial_source_valid) {
+            char c = (char)top->serial_source_data;
+            fputc(c, stdout);
+            if (c == '\n') fflush(stdout);
+            if (console) fputc(c, console);
+        }
+        if (top->trace_valid) {
+            trace.put(top->trace_data);
+            idle = 0;
+        } else {
+            idle++;
+        }
+        if (probe && top->probe_enable) {
+            uint32_t hw = top->probe_hw;
+            if (hw != hw_prev)
+                fprintf(probe, "H %llu %08x\n", (unsigned long long)top->probe_ts, hw);
+            if (top->probe_sw_valid)
+                fprintf(probe, "S %llu %u %08x\n", (unsigned long long)top->probe_ts,
+                        (unsigned)top->probe_sw_chan, (unsigned)top->probe_sw_data);
+        }
+        hw_prev = top->probe_hw;
+        if (!done && top->simctrl_done) {
+            done = true;
+            code = top->simctrl_code;
+        }
+        // Done and the trace has been quiet long enough to have drained.
+        if (done && idle > 50000) break;
+    }
+    trace.flush();
+    fflush(stdout);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    fprintf(stderr, "irqlab-sim: %llu cycles in %.1f s (%.2f Mcycles/s), %llu trace bytes%s\n",
+            (unsigned long long)cycle, secs, cycle / secs / 1e6, (unsigned long long)trace.total,
+            done ? "" : ", stopped at --max-cycles");
+    if (probe) fclose(probe);
+    if (console) fclose(console);
+    if (trace.file) fclose(trace.file);
+    if (trace.fd >= 0) close(trace.fd);
+    top->final();
+    delete top;
+    return done ? code : 3;
+}

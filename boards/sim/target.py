@@ -1,0 +1,92 @@
+"""Simulation target: the reference SoC under Verilator with irqlab's own harness.
+
+`generate(core, out_dir)` writes the Verilog, the software headers and a
+source list; `compile(out_dir)` builds the Verilator model with
+boards/sim/harness.cpp. The harness streams the trace to a TCP socket or a
+file, prints the console, and logs the RTL probes (see harness.cpp).
+"""
+
+import os
+import subprocess
+
+from migen import *
+from migen.genlib.io import CRG
+
+from litex.build.generic_platform import Pins, Subsignal
+from litex.build.sim import SimPlatform
+from litex.soc.integration.builder import Builder
+
+from irqlab.soc.soc import IrqlabSoC
+from irqlab.soc.simctrl import SimControl
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = "irqlab_sim"
+SYS_CLK_FREQ = 100e6   # nominal, for converting cycles to ns
+
+_io = [
+    ("sys_clk", 0, Pins(1)),
+    ("sys_rst", 0, Pins(1)),
+    ("serial", 0,
+        Subsignal("source_valid", Pins(1)), Subsignal("source_ready", Pins(1)), Subsignal("source_data", Pins(8)),
+        Subsignal("sink_valid", Pins(1)), Subsignal("sink_ready", Pins(1)), Subsignal("sink_data", Pins(8))),
+    ("trace", 0, Subsignal("valid", Pins(1)), Subsignal("ready", Pins(1)), Subsignal("data", Pins(8))),
+    ("simctrl", 0, Subsignal("done", Pins(1)), Subsignal("code", Pins(8))),
+    # Direct views of the RTL signals the trace unit records, for the trace-versus-RTL check.
+    ("probe", 0,
+        Subsignal("ts", Pins(64)), Subsignal("hw", Pins(32)),
+        Subsignal("sw_valid", Pins(1)), Subsignal("sw_chan", Pins(8)), Subsignal("sw_data", Pins(32)),
+        Subsignal("enable", Pins(1))),
+]
+
+
+class SimSoC(IrqlabSoC):
+    def __init__(self, core):
+        platform = SimPlatform("SIM", _io)
+        self.crg = CRG(platform.request("sys_clk"), platform.request("sys_rst"))
+        IrqlabSoC.__init__(self, platform, core=core, sys_clk_freq=SYS_CLK_FREQ, uart_name="sim")
+        self.simctrl = SimControl(platform.request("simctrl"))
+        pads = platform.request("trace")
+        t = self.tracer
+        self.comb += [pads.valid.eq(t.source.valid), pads.data.eq(t.source.data), t.source.ready.eq(pads.ready)]
+        probe = platform.request("probe")
+        self.comb += [
+            probe.ts.eq(t.ts), probe.hw.eq(t.hw_lines),
+            probe.sw_valid.eq(t.sw_valid), probe.sw_chan.eq(t.sw_chan), probe.sw_data.eq(t.sw_data),
+            probe.enable.eq(t._enable.storage),
+        ]
+
+
+def generate(core, out_dir):
+    """Verilog + headers + sources.f for one core; returns the SoC."""
+    os.makedirs(out_dir, exist_ok=True)
+    soc = SimSoC(core)
+    builder = Builder(soc, output_dir=out_dir, compile_software=False, compile_gateware=False,
+                      csr_csv=os.path.join(out_dir, "csr.csv"))
+    builder.build(build_name=TOP, build=False, run=False)
+    platform = soc.platform
+    fragment = soc.get_fragment()
+    platform.finalize(fragment)
+    v = platform.get_verilog(fragment, name=TOP)
+    gw = os.path.join(out_dir, "gateware")
+    os.makedirs(gw, exist_ok=True)
+    cwd = os.getcwd()
+    os.chdir(gw)   # memory images (*.init) are written beside the Verilog
+    try:
+        v.write(TOP + ".v")
+    finally:
+        os.chdir(cwd)
+    with open(os.path.join(gw, "sources.f"), "w") as f:
+        for path in platform.verilog_include_paths:
+            f.write(f"+incdir+{path}\n")
+        for path, language, library in platform.sources:
+            f.write(path + "\n")
+        f.write(os.path.join(gw, TOP + ".v") + "\n")
+    return soc
+
+
+def compile(out_dir, jobs=2):
+    gw = os.path.join(out_dir, "gateware")
+    subprocess.run(["make", "-s", "-f", os.path.join(HERE, "Makefile"), f"-j{jobs}",
+                    f"GW={gw}", f"TOP={TOP}", f"HARNESS={os.path.join(HERE, 'harness.cpp')}"],
+                   check=True)
+    return os.path.join(gw, "obj_dir", "V" + TOP)

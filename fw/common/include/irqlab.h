@@ -1,0 +1,70 @@
+/* irqlab firmware runtime: CSR access, console, trace stimulus ports, generator. */
+#ifndef IRQLAB_H
+#define IRQLAB_H
+
+#include <stdint.h>
+
+/* csr.h's accessors call these; defined here so no LiteX library is needed. */
+#define CSR_ACCESSORS_DEFINED
+static inline void csr_write_simple(unsigned long v, unsigned long a) { *(volatile uint32_t *)a = v; }
+static inline unsigned long csr_read_simple(unsigned long a) { return *(volatile uint32_t *)a; }
+
+#include <generated/soc.h>
+#include <generated/csr.h>
+#include <generated/mem.h>
+
+/* Trace stimulus ports: one store = one software event with a 32-bit payload. */
+#define STIM(ch) (*(volatile uint32_t *)(STIM_BASE + 4u * (ch)))
+static inline void stim(unsigned ch, uint32_t v) { STIM(ch) = v; }
+
+/* Software event channels used by the benchmarks (the host reads the same numbers). */
+enum {
+    CH_HANDLER_ENTRY = 1,   /* B: first statement of the C handler */
+    CH_TEST_BEGIN = 0x10,   /* payload: test id */
+    CH_TEST_END = 0x11,     /* payload: test id */
+    CH_STATS = 0xF0,        /* on-chip statistics dump, see report_stats() */
+};
+enum { TEST_LATENCY = 1, TEST_THROUGHPUT = 2 };
+
+/* Generator modes (soc/irqgen.py). */
+enum { GEN_OFF, GEN_SINGLE, GEN_PERIODIC, GEN_BURST, GEN_LEVEL };
+
+/* Run-time configuration: a block at the end of ROM that the host may patch
+ * in the memory image before a run (trace/fwconfig.py), so one firmware build
+ * serves every run. */
+struct bench_config {
+    uint32_t magic;             /* CONFIG_MAGIC */
+    uint32_t tests;             /* bit mask of TEST_* to run */
+    uint32_t lat_count;         /* interrupts in the latency test */
+    uint32_t lat_period;        /* cycles between arrivals (low phase) */
+    uint32_t lat_jitter;        /* mask of random extra cycles per arrival */
+    uint32_t seed;
+    uint32_t tp_phases;         /* stimulation phases in the throughput test */
+    uint32_t tp_high;           /* cycles of a stimulation phase */
+    uint32_t tp_low;            /* cycles of the pause after it */
+    uint32_t hist_shift;        /* on-chip histogram bin width = 2^shift */
+};
+#define CONFIG_MAGIC 0x69726c31u  /* "irl1" */
+extern const volatile struct bench_config bench_config;
+
+void console_putc(char c);
+void console_puts(const char *s);
+void console_printf(const char *fmt, ...);
+void irqlab_exit(int code) __attribute__((noreturn));
+
+/* Interrupts: per-core code in entry_<core>.S and irq.c. */
+void irq_init(void);
+void irq_enable(unsigned irq);   /* irq = core interrupt input; handler: irq_handler_<irq>() */
+static inline void irq_global_enable(void) { __asm__ volatile("csrs mstatus, 8"); }
+static inline void irq_global_disable(void) { __asm__ volatile("csrc mstatus, 8"); }
+
+/* Generator line helpers. */
+struct gen_pattern {
+    uint32_t mode, delay, high, low, count, burst, jitter, seed;
+};
+void gen_config(unsigned line, const struct gen_pattern *p);
+static inline void gen_start(uint32_t mask) { irqgen_start_write(mask); }
+static inline void gen_ack(uint32_t mask) { irqgen_ack_write(mask); }
+static inline uint32_t gen_running(void) { return irqgen_running_read(); }
+
+#endif

@@ -1,0 +1,80 @@
+/* Interrupt plumbing shared by the cores: weak default handlers, the
+ * exception report, and the per-core enable/dispatch. */
+#include "irqlab.h"
+
+#define CSR_READ(name) ({ uint32_t v_; __asm__ volatile("csrr %0, " #name : "=r"(v_)); v_; })
+
+static void irq_unexpected(void) {
+    console_printf("irqlab: unexpected interrupt, mcause=%x\n", CSR_READ(mcause));
+    irqlab_exit(101);
+}
+
+#define WEAK_HANDLER(n) void irq_handler_##n(void) __attribute__((weak, alias("irq_unexpected")));
+WEAK_HANDLER(0) WEAK_HANDLER(1) WEAK_HANDLER(2) WEAK_HANDLER(3)
+WEAK_HANDLER(4) WEAK_HANDLER(5) WEAK_HANDLER(6) WEAK_HANDLER(7)
+WEAK_HANDLER(8) WEAK_HANDLER(9) WEAK_HANDLER(10) WEAK_HANDLER(11)
+WEAK_HANDLER(12) WEAK_HANDLER(13) WEAK_HANDLER(14) WEAK_HANDLER(15)
+
+static void (*const handlers[16])(void) = {
+    irq_handler_0, irq_handler_1, irq_handler_2, irq_handler_3,
+    irq_handler_4, irq_handler_5, irq_handler_6, irq_handler_7,
+    irq_handler_8, irq_handler_9, irq_handler_10, irq_handler_11,
+    irq_handler_12, irq_handler_13, irq_handler_14, irq_handler_15,
+};
+
+static void exception(uint32_t cause) {
+    console_printf("irqlab: exception mcause=%x mepc=%x mtval=%x\n",
+                   cause, CSR_READ(mepc), CSR_READ(mtval));
+    irqlab_exit(100);
+}
+
+#if defined(IRQLAB_CORE_VEXRISCV)
+/* LiteX VexRiscv: external interrupt (mie.MEIE) gated by LiteX's mask CSR. */
+#define LITEX_MASK 0xBC0
+#define LITEX_PENDING 0xFC0
+
+void trap_dispatch(void) {
+    uint32_t cause = CSR_READ(mcause);
+    if (!(cause & 0x80000000u)) exception(cause);
+    uint32_t p;
+    __asm__ volatile("csrr %0, 0xFC0" : "=r"(p));
+    uint32_t m;
+    __asm__ volatile("csrr %0, 0xBC0" : "=r"(m));
+    p &= m;
+    while (p) {
+        unsigned i = __builtin_ctz(p);
+        handlers[i]();
+        p &= p - 1;
+    }
+}
+
+void irq_init(void) {
+    __asm__ volatile("csrw 0xBC0, zero");
+    __asm__ volatile("csrs mie, %0" ::"r"(1u << 11));
+}
+
+void irq_enable(unsigned irq) {
+    __asm__ volatile("csrs 0xBC0, %0" ::"r"(1u << irq));
+}
+
+#elif defined(IRQLAB_CORE_CV32E40P)
+/* CV32E40P: core inputs 0..15 are fast interrupts 16..31, vectored. */
+extern char vector_table[];
+
+void trap_dispatch(void) {
+    uint32_t cause = CSR_READ(mcause);
+    if (!(cause & 0x80000000u)) exception(cause);
+    console_printf("irqlab: non-vectored interrupt %x\n", cause);
+    irqlab_exit(102);
+}
+
+void irq_init(void) {
+    __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)vector_table | 1));
+}
+
+void irq_enable(unsigned irq) {
+    __asm__ volatile("csrs mie, %0" ::"r"(1u << (16 + irq)));
+}
+#else
+#error "no interrupt support for this core"
+#endif

@@ -1,0 +1,1 @@
+"""irqlab: interrupt latency and throughput, measured to the cycle."""

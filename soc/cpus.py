@@ -1,0 +1,37 @@
+"""The cores a SoC can be built with: one entry per user-facing name.
+
+`litex` is LiteX's cpu_type/variant; `entry` names the firmware's interrupt
+entry code for the core (fw/common/entry_<entry>.S); `retire` says whether the
+core drives the trace unit's retire port (PC-match comparators, core events).
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CoreInfo:
+    name: str
+    litex_type: str
+    litex_variant: str
+    entry: str
+    retire: bool
+    description: str
+
+
+CORES = {
+    "vexriscv": CoreInfo("vexriscv", "vexriscv", "standard", "vexriscv", False,
+                         "stock LiteX VexRiscv (pythondata-cpu-vexriscv), caches on"),
+    "cv32e40p": CoreInfo("cv32e40p", "cv32e40p", "standard", "cv32e40p", False,
+                         "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core"),
+}
+
+
+class UnknownCore(ValueError):
+    pass
+
+
+def core_info(name):
+    try:
+        return CORES[name]
+    except KeyError:
+        raise UnknownCore(f"unknown core '{name}' (known: {', '.join(CORES)})") from None

@@ -1,0 +1,73 @@
+"""The irqlab reference SoC: core + interrupt generator + trace unit + machine timer.
+
+Board targets (boards/) give it a platform and a clock and connect the trace
+byte stream to their way out (a socket in simulation, a UART on a board).
+
+Interrupt inputs of the core (the same for every core):
+    0..6   LiteX peripherals (UART)
+    7      machine timer
+    8..15  interrupt generator lines 0..7
+"""
+
+from migen import *
+
+from litex.soc.integration.soc_core import SoCCore
+from litex.soc.integration.soc import SoCRegion
+
+from irqlab.host import record as rec
+from irqlab.soc.cpus import core_info
+from irqlab.soc.irqgen import InterruptGenerator
+from irqlab.soc.tracer import TraceUnit
+from irqlab.soc.mtimer import MachineTimer
+
+GEN_IRQ_BASE = 8
+MTIMER_IRQ = 7
+STIM_BASE = 0x90000000
+ROM_SIZE = 0x8000
+SRAM_SIZE = 0x4000
+
+
+class IrqlabSoC(SoCCore):
+    def __init__(self, platform, core="vexriscv", sys_clk_freq=100e6, rom_init=None, **kwargs):
+        info = core_info(core)
+        self.core_info = info
+        SoCCore.__init__(self, platform, sys_clk_freq,
+            ident=f"irqlab SoC ({core})",
+            cpu_type=info.litex_type, cpu_variant=info.litex_variant,
+            integrated_rom_size=ROM_SIZE,
+            # A full-size ROM image makes the RTL load it with $readmemh, so a
+            # simulation can swap firmware without rebuilding.
+            integrated_rom_init=rom_init if rom_init is not None else [0] * (ROM_SIZE // 4),
+            integrated_sram_size=SRAM_SIZE,
+            with_timer=False,
+            **kwargs)
+
+        self.irqgen = InterruptGenerator(rec.N_GEN_LINES)
+        self.tracer = TraceUnit(with_retire=info.retire)
+        self.mtimer = MachineTimer()
+
+        irq = self.cpu.interrupt
+        assert len(irq) >= GEN_IRQ_BASE + rec.N_GEN_LINES
+        self.comb += irq[MTIMER_IRQ].eq(self.mtimer.irq)
+        for i in range(rec.N_GEN_LINES):
+            self.comb += irq[GEN_IRQ_BASE + i].eq(self.irqgen.lines[i])
+
+        hw = self.tracer.hw_lines
+        self.comb += [
+            hw[rec.HW_GEN_LINE:rec.HW_GEN_LINE + rec.N_GEN_LINES].eq(self.irqgen.lines),
+            hw[rec.HW_GEN_PHASE:rec.HW_GEN_PHASE + rec.N_GEN_LINES].eq(self.irqgen.phases),
+            hw[rec.HW_CPU_IRQ:rec.HW_CPU_IRQ + 16].eq(irq[:16]),
+        ]
+        self.bus.add_slave("stim", self.tracer.bus,
+            SoCRegion(origin=STIM_BASE, size=0x400, cached=False))
+
+        for name, value in [("IRQLAB_GEN_IRQ_BASE", GEN_IRQ_BASE), ("IRQLAB_MTIMER_IRQ", MTIMER_IRQ),
+                            ("IRQLAB_STIM_BASE", STIM_BASE), ("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES),
+                            ("IRQLAB_CORE_" + core.upper(), 1)]:
+            self.add_constant(name, value)
+
+    def do_finalize(self):
+        SoCCore.do_finalize(self)
+        for name, loc in self.irq.locs.items():
+            if loc >= MTIMER_IRQ:
+                raise RuntimeError(f"LiteX put IRQ '{name}' on line {loc}, which irqlab reserves")

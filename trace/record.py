@@ -1,0 +1,68 @@
+"""The trace record: one definition shared by the trace unit (soc/tracer.py)
+and the host decoder (trace/decode.py).
+
+A record is RECORD_BYTES bytes on the wire, little-endian fields:
+
+    offset size field
+    0      1    magic     0xA5, lets the decoder find record starts
+    1      1    type      one of the TYPE_* values below
+    2      1    seq       increments by one per record sent (mod 256)
+    3      6    ts        cycle timestamp, low 48 bits
+    9      8    payload   meaning depends on type
+    17     1    crc       CRC-8 (poly 0x07, init 0) over bytes 0..16
+
+The upper 16 bits of the 64-bit timestamp travel in TIME_HI records, sent
+when tracing starts and whenever the low 48 bits wrap to zero.
+"""
+
+MAGIC = 0xA5
+RECORD_BYTES = 18
+CRC_POLY = 0x07
+
+TYPE_HW = 0x01        # payload: rise mask [31:0], fall mask [63:32] of hardware lines
+TYPE_SW = 0x02        # payload: data [31:0], channel [39:32]
+TYPE_CORE = 0x03      # payload: pc [31:0], kind [39:32], arg [47:40]
+TYPE_OVERFLOW = 0x04  # payload: records dropped since the previous OVERFLOW [31:0]
+TYPE_TIME_HI = 0x05   # payload: timestamp bits [63:48] in [15:0]
+
+TYPE_NAMES = {
+    TYPE_HW: "hw", TYPE_SW: "sw", TYPE_CORE: "core",
+    TYPE_OVERFLOW: "overflow", TYPE_TIME_HI: "time_hi",
+}
+
+# TYPE_CORE kinds.
+CORE_PC_MATCH = 0x00  # arg = comparator index
+CORE_TRAP = 0x01      # arg = mcause (interrupt bit in arg[7])
+CORE_MRET = 0x02
+
+# Hardware line numbering (the bit positions in TYPE_HW masks).
+N_GEN_LINES = 8
+HW_GEN_LINE = 0       # lines 0..7: interrupt generator outputs
+HW_GEN_PHASE = 8      # lines 8..15: generator stimulation-phase envelopes
+HW_CPU_IRQ = 16       # lines 16..31: CPU interrupt inputs 0..15
+N_HW_LINES = 32
+
+# Event selectors of the on-chip latency statistics: class in bits [7:6], index in [5:0].
+SEL_HW_RISE = 0
+SEL_HW_FALL = 1
+SEL_SW = 2
+SEL_PC_MATCH = 3
+
+
+def selector(cls, index):
+    return (cls << 6) | (index & 0x3F)
+
+
+def crc8(data, crc=0):
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = ((crc << 1) ^ CRC_POLY) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+    return crc
+
+
+def pack(rtype, seq, ts, payload):
+    """Bytes of one record, as the trace unit sends it (used by tests and tools)."""
+    body = bytes([MAGIC, rtype & 0xFF, seq & 0xFF]) + (ts & (2**48 - 1)).to_bytes(6, "little") \
+        + (payload & (2**64 - 1)).to_bytes(8, "little")
+    return body + bytes([crc8(body)])
