@@ -15,13 +15,14 @@ class CoreInfo:
     litex_variant: str
     entry: str
     retire: bool
+    march: str
     description: str
 
 
 CORES = {
-    "vexriscv": CoreInfo("vexriscv", "vexriscv", "standard", "vexriscv", False,
+    "vexriscv": CoreInfo("vexriscv", "vexriscv", "standard", "vexriscv", False, "rv32im",
                          "stock LiteX VexRiscv (pythondata-cpu-vexriscv), caches on"),
-    "cv32e40p": CoreInfo("cv32e40p", "cv32e40p", "standard", "cv32e40p", False,
+    "cv32e40p": CoreInfo("cv32e40p", "cv32e40p", "standard", "cv32e40p", False, "rv32imc",
                          "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core"),
 }
 

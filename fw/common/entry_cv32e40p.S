@@ -12,6 +12,8 @@ trap_entry_direct:
 
     .balign 256
     .global vector_table
+    .option push
+    .option norvc       /* every vector must be one 4-byte jump */
 vector_table:
     .rept 16
     j trap_entry_direct
@@ -19,6 +21,7 @@ vector_table:
     .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
     j irq_vector_\n
     .endr
+    .option pop
 
     .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
 irq_vector_\n:

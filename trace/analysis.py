@@ -1,0 +1,166 @@
+"""From trace records to the benchmark figures.
+
+Latency (per interrupt): B - A, A = rising edge of the generator line,
+B = the handler-entry event (a software event on CH_HANDLER_ENTRY for stock
+cores; a PC match on the first handler instruction for cores with a retire
+port). Throughput (per stimulation phase): handler-entry events between the
+rising and falling edge of the line's phase envelope, divided by the phase
+length. The firmware's dump of the on-chip statistics is decoded too, so the
+two measurements of the same latency can be compared.
+"""
+
+from dataclasses import dataclass, field
+
+from irqlab.host import record as rec
+from irqlab.host.stats import summarize
+
+# Software event channels (fw/common/include/irqlab.h).
+CH_HANDLER_ENTRY = 1
+CH_TEST_BEGIN = 0x10
+CH_TEST_END = 0x11
+CH_STATS = 0xF0
+TEST_LATENCY = 1
+TEST_THROUGHPUT = 2
+TEST_NAMES = {TEST_LATENCY: "latency", TEST_THROUGHPUT: "throughput"}
+
+
+@dataclass
+class Event:
+    ts: int
+    kind: str      # "rise", "fall", "sw", "core"
+    index: int     # line, sw channel, or core-event kind
+    data: int = 0
+
+
+def events(records):
+    """Flatten records into time-ordered single events."""
+    out = []
+    for r in records:
+        if r.type == rec.TYPE_HW:
+            rise, fall = r.payload & 0xFFFFFFFF, r.payload >> 32
+            for line in range(rec.N_HW_LINES):
+                if rise >> line & 1:
+                    out.append(Event(r.ts, "rise", line))
+                if fall >> line & 1:
+                    out.append(Event(r.ts, "fall", line))
+        elif r.type == rec.TYPE_SW:
+            out.append(Event(r.ts, "sw", (r.payload >> 32) & 0xFF, r.payload & 0xFFFFFFFF))
+        elif r.type == rec.TYPE_CORE:
+            out.append(Event(r.ts, "core", (r.payload >> 32) & 0xFF, r.payload))
+    out.sort(key=lambda e: e.ts)   # stable: one cycle's events keep their order
+    return out
+
+
+@dataclass
+class TestWindow:
+    test: int
+    begin: int
+    end: int
+    events: list = field(default_factory=list)
+    onchip: dict = field(default_factory=dict)
+
+
+def split_tests(evs):
+    """Cut the event list at the firmware's TEST_BEGIN/TEST_END markers."""
+    tests, current = [], None
+    for e in evs:
+        if e.kind == "sw" and e.index == CH_TEST_BEGIN:
+            current = TestWindow(e.data, e.ts, None)
+            continue
+        if current is None:
+            continue
+        if e.kind == "sw" and e.index == CH_TEST_END:
+            current.end = e.ts
+            tests.append(current)
+            continue
+        if current.end is None:
+            current.events.append(e)
+    # The on-chip dump follows each TEST_END.
+    _attach_onchip(evs, tests)
+    return tests
+
+
+def _attach_onchip(evs, tests):
+    by_test = {}
+    current, pending_bin = None, None
+    for e in evs:
+        if e.kind != "sw" or not CH_STATS <= e.index <= CH_STATS + 7:
+            continue
+        k = e.index - CH_STATS
+        if k == 0:
+            current = by_test.setdefault(e.data, {"hist": {}})
+        elif current is None:
+            continue
+        elif k == 1:
+            current["count"] = e.data
+        elif k == 2:
+            current["sum"] = e.data
+        elif k == 3:
+            current["sum"] |= e.data << 32
+        elif k == 4:
+            current["min"] = e.data
+        elif k == 5:
+            current["max"] = e.data
+        elif k == 6:
+            pending_bin = e.data
+        elif k == 7 and pending_bin is not None:
+            current["hist"][pending_bin] = e.data
+    for t in tests:
+        t.onchip = by_test.get(t.test, {})
+
+
+def latencies(window, line=0, stop_channel=CH_HANDLER_ENTRY):
+    """B - A for every interrupt: each rising edge of the line pairs with the
+    next handler-entry event; an edge that arrives while one is unserved is
+    counted as merged (it cannot have its own handler run)."""
+    out, start, merged = [], None, 0
+    gen = rec.HW_GEN_LINE + line
+    for e in window.events:
+        if e.kind == "rise" and e.index == gen:
+            if start is None:
+                start = e.ts
+            else:
+                merged += 1
+        elif e.kind == "sw" and e.index == stop_channel and start is not None:
+            out.append(e.ts - start)
+            start = None
+    return out, merged
+
+
+def throughput(window, line=0, stop_channel=CH_HANDLER_ENTRY):
+    """Per stimulation phase: (phase length in cycles, handler entries in it)."""
+    phase_line = rec.HW_GEN_PHASE + line
+    phases, begin, count = [], None, 0
+    for e in window.events:
+        if e.kind == "rise" and e.index == phase_line:
+            begin, count = e.ts, 0
+        elif e.kind == "fall" and e.index == phase_line and begin is not None:
+            phases.append((e.ts - begin, count))
+            begin = None
+        elif e.kind == "sw" and e.index == stop_channel and begin is not None:
+            count += 1
+    return phases
+
+
+def analyze(records, clock_hz, hist_shift=1):
+    """Everything the bench reports for one run, as a JSON-ready dict."""
+    evs = events(records)
+    result = {"tests": {}}
+    for w in split_tests(evs):
+        name = TEST_NAMES.get(w.test, f"test{w.test}")
+        lat, merged = latencies(w)
+        entry = {"latency": summarize(lat, clock_hz), "merged_edges": merged, "onchip": w.onchip}
+        oc = w.onchip
+        if lat and oc.get("count"):
+            entry["onchip_agrees"] = (oc["count"] == len(lat) and oc["min"] == min(lat)
+                                      and oc["max"] == max(lat) and oc["sum"] == sum(lat))
+        if w.test == TEST_THROUGHPUT:
+            phases = throughput(w)
+            rates = [n * clock_hz / cycles for cycles, n in phases if cycles]
+            per_irq = [cycles / n for cycles, n in phases if n]
+            entry["phases"] = [{"cycles": c, "handled": n} for c, n in phases]
+            entry["throughput_hz"] = summarize(rates) if rates else {"count": 0}
+            entry["cycles_per_irq"] = summarize(per_irq) if per_irq else {"count": 0}
+        result["tests"][name] = entry
+        result["tests"][name]["_values"] = lat
+    return result

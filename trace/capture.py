@@ -1,0 +1,108 @@
+"""Capture a trace byte stream from the simulator or a board.
+
+URLs: `socket://host:port` (the simulator's trace socket) or anything pyserial
+understands (`/dev/ttyUSB0`, `rfc2217://...`, `loop://`). The capture is
+written to a temporary file and renamed into place only when it is complete,
+so an interrupted capture leaves nothing half-written behind.
+"""
+
+import os
+import socket
+import time
+from urllib.parse import urlparse
+
+from irqlab.host.decode import Decoder
+
+
+class CaptureError(Exception):
+    pass
+
+
+class _SocketStream:
+    """Raw TCP: unlike pyserial's socket:// handler it keeps the bytes that
+    arrive together with the peer's close."""
+
+    def __init__(self, host, port, connect_timeout):
+        deadline = time.monotonic() + connect_timeout
+        while True:
+            try:
+                self.sock = socket.create_connection((host, port), timeout=2)
+                break
+            except OSError as e:
+                if time.monotonic() >= deadline:
+                    raise CaptureError(f"cannot connect to {host}:{port}: {e.strerror or e}") from None
+                time.sleep(0.1)
+
+    def read_some(self, timeout):
+        self.sock.settimeout(timeout)
+        try:
+            data = self.sock.recv(1 << 16)
+        except socket.timeout:
+            return b""
+        except OSError as e:
+            raise CaptureError(f"trace socket failed: {e.strerror or e}") from None
+        return None if data == b"" else data
+
+    def close(self):
+        self.sock.close()
+
+
+class _SerialStream:
+    def __init__(self, url, baudrate):
+        import serial
+        try:
+            self.ser = serial.serial_for_url(url, baudrate=baudrate, timeout=0.2)
+        except (serial.SerialException, ValueError) as e:
+            raise CaptureError(f"cannot open '{url}': {e}") from None
+
+    def read_some(self, timeout):
+        self.ser.timeout = timeout
+        return self.ser.read(max(1, self.ser.in_waiting))
+
+    def close(self):
+        self.ser.close()
+
+
+def open_stream(url, baudrate=3_000_000, connect_timeout=10.0):
+    u = urlparse(url)
+    if u.scheme == "socket":
+        if not u.hostname or not u.port:
+            raise CaptureError(f"bad socket URL '{url}' (expected socket://host:port)")
+        return _SocketStream(u.hostname, u.port, connect_timeout)
+    return _SerialStream(url, baudrate)
+
+
+def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None,
+            baudrate=3_000_000, connect_timeout=10.0):
+    """Read until the peer closes (simulator), `idle_timeout` seconds without
+    data, or `max_seconds`. Returns the live decoder's statistics."""
+    stream = open_stream(url, baudrate, connect_timeout)
+    decoder = Decoder()
+    tmp = out_path + ".part"
+    t0 = last_data = time.monotonic()
+    try:
+        with open(tmp, "wb") as f:
+            while True:
+                data = stream.read_some(0.2)
+                now = time.monotonic()
+                if data is None:
+                    break
+                if data:
+                    f.write(data)
+                    decoder.feed(data)
+                    last_data = now
+                    if on_progress:
+                        on_progress(decoder.stats)
+                if idle_timeout is not None and now - last_data > idle_timeout:
+                    break
+                if max_seconds is not None and now - t0 > max_seconds:
+                    break
+        decoder.finish()
+        os.replace(tmp, out_path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    finally:
+        stream.close()
+    return decoder.stats
