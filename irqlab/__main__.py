@@ -1,0 +1,5 @@
+import sys
+
+from irqlab.cli import main
+
+sys.exit(main())

@@ -1,0 +1,105 @@
+"""`irqlab bench`: build, run and report the latency/throughput benchmark for
+every core, in one run, on one SoC, with one firmware and one trace path."""
+
+import datetime
+import os
+import subprocess
+
+from irqlab import fwimage, paths, sim
+from irqlab.host import analysis, report
+from irqlab.host.decode import read_trace
+from irqlab.soc.cpus import CORES, core_info
+from irqlab.soc.soc import ROM_SIZE
+
+BOARDS = ["sim"]
+
+
+class BenchError(Exception):
+    pass
+
+
+class UnknownBoard(ValueError):
+    pass
+
+
+def check_board(board):
+    if board not in BOARDS:
+        raise UnknownBoard(f"unknown board '{board}' (known: {', '.join(BOARDS)}; "
+                           f"ulx3s and arty arrive with the boards issue)")
+
+
+def git_revision():
+    try:
+        rev = subprocess.run(["git", "-C", paths.ROOT, "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", paths.ROOT, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        return rev + ("-dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def run_core(core, config, out_dir, progress, probe_path=None):
+    """Build (if needed) and run one core; returns its results entry."""
+    info = core_info(core)
+    model = sim.ensure_model(core, progress)
+    fw = sim.build_firmware(model, "bench", progress)
+    image = sim.load_image(model, fw, **config)
+    fw_config = fwimage.read_config(image, ROM_SIZE)
+    trace_path = os.path.join(out_dir, f"trace-{core}.bin")
+    progress.step(f"{core}: running the benchmark in simulation")
+    run = sim.run(model, image, trace_path, probe_path=probe_path, progress=progress, label=core)
+    progress.done()
+    if run.exit_code != 0:
+        raise BenchError(f"{core}: firmware exited with {run.exit_code}; console:\n{run.console[-800:]}")
+    records, stats = read_trace(trace_path)
+    clock = sim_clock_hz()
+    res = analysis.analyze(records, clock)
+    for name, t in res["tests"].items():
+        t["histogram"] = report.histogram(t.pop("_values"))
+    res.update({
+        "description": info.description,
+        "b_marker": ("PC match on the first handler instruction after the context is saved" if info.retire
+                     else "software event: stimulus-port store, first statement of the C handler"),
+        "b_marker_short": "pc-match" if info.retire else "sw-event",
+        "trace": {"bytes": stats.bytes, "records": stats.records, "hw_dropped": stats.hw_dropped,
+                  "skipped_bytes": stats.skipped_bytes, "seq_lost": stats.seq_lost},
+        "trace_file": os.path.relpath(trace_path, out_dir),
+        "firmware_config": fw_config,
+        "sim": run.sim_log.strip().splitlines()[-1] if run.sim_log.strip() else "",
+    })
+    return res
+
+
+def sim_clock_hz():
+    from irqlab.boards.sim.target import SYS_CLK_FREQ
+    return SYS_CLK_FREQ
+
+
+def bench(cores=None, board="sim", out_dir=None, config=None, progress=None):
+    check_board(board)
+    cores = cores or list(CORES)
+    for c in cores:
+        core_info(c)
+    out_dir = out_dir or paths.RESULTS
+    os.makedirs(out_dir, exist_ok=True)
+    config = dict(config or {})
+    results = {
+        "irqlab": "0.1.0",
+        "git": git_revision(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "board": board,
+        "clock_hz": sim_clock_hz(),
+        "config": config,
+        "cores": {},
+    }
+    for c in cores:
+        results["cores"][c] = run_core(c, config, out_dir, progress)
+        # What the firmware ran with: its defaults plus the overrides.
+        results["config"] = results["cores"][c].pop("firmware_config")
+    report.write_json(results, os.path.join(out_dir, "bench.json"))
+    plotted = report.plot_latency(results, os.path.join(out_dir, "latency.png"))
+    with open(os.path.join(out_dir, "report.md.tmp"), "w") as f:
+        f.write(report.markdown(results, "latency.png" if plotted else None))
+    os.replace(os.path.join(out_dir, "report.md.tmp"), os.path.join(out_dir, "report.md"))
+    return results

@@ -1,0 +1,184 @@
+"""The `irqlab` command: one entry point for building, running, capturing and
+analysing. Bad input ends with one line on stderr and exit status 2."""
+
+import argparse
+import json
+import os
+import sys
+
+
+def _cores(text):
+    return [c for c in text.split(",") if c] if text else None
+
+
+def cmd_cores(args):
+    from irqlab.soc.cpus import CORES
+    for c in CORES.values():
+        print(f"{c.name:10} {c.description}")
+
+
+def cmd_bench(args):
+    from irqlab.bench import bench
+    from irqlab.host import report
+    from irqlab.progress import Progress
+    config = {}
+    if args.interrupts is not None:
+        config["lat_count"] = args.interrupts
+    if args.seed is not None:
+        config["seed"] = args.seed
+    if args.phases is not None:
+        config["tp_phases"] = args.phases
+    if args.only:
+        config["tests"] = {"latency": 1, "throughput": 2}[args.only]
+    results = bench(_cores(args.cores), args.board, args.out, config, Progress())
+    out = args.out or __import__("irqlab.paths", fromlist=["RESULTS"]).RESULTS
+    print()
+    print(f"irqlab benchmark: {results['board']}, {results['clock_hz'] / 1e6:.0f} MHz, git {results['git']}")
+    print(report.table(results))
+    print()
+    print(report.LEGEND)
+    print(f"\nresults: {os.path.join(out, 'bench.json')}, report: {os.path.join(out, 'report.md')}")
+
+
+def cmd_build(args):
+    from irqlab import sim
+    from irqlab.bench import check_board
+    from irqlab.progress import Progress
+    check_board(args.board)
+    p = Progress()
+    m = sim.ensure_model(args.core, p)
+    fw = sim.build_firmware(m, args.app, p)
+    print(f"model: {m.binary}\nfirmware: {fw}")
+
+
+def cmd_run(args):
+    from irqlab import sim
+    from irqlab.bench import check_board
+    from irqlab.progress import Progress
+    check_board(args.board)
+    p = Progress()
+    m = sim.ensure_model(args.core, p)
+    image = sim.load_image(m, sim.build_firmware(m, args.app, p))
+    r = sim.run(m, image, args.trace, probe_path=args.probe, max_cycles=args.max_cycles, progress=p)
+    p.done()
+    sys.stdout.write(r.console)
+    print(r.sim_log.strip(), file=sys.stderr)
+    print(f"trace: {args.trace} ({r.capture_stats.records} records)", file=sys.stderr)
+    return r.exit_code
+
+
+def cmd_capture(args):
+    from irqlab.host.capture import capture
+    from irqlab.progress import Progress
+    p = Progress()
+    st = capture(args.url, args.output, idle_timeout=args.idle_timeout, max_seconds=args.seconds,
+                 baudrate=args.baud, on_progress=lambda s: p.update(f"{s.records} records, {s.bytes} bytes"))
+    p.done()
+    print(f"{args.output}: {st.bytes} bytes, {st.records} records")
+    for line in st.problems():
+        print(f"warning: {line}", file=sys.stderr)
+
+
+def cmd_decode(args):
+    from irqlab.host.decode import read_trace
+    from irqlab.host import record as rec
+    records, stats = read_trace(args.trace, allow_problems=args.allow_gaps)
+    shown = records if args.limit is None else records[:args.limit]
+    for r in shown:
+        print(f"{r.ts:>14} {rec.TYPE_NAMES[r.type]:8} seq={r.seq:3} payload=0x{r.payload:016x}")
+    print(f"# {stats.records} records, {stats.bytes} bytes; " +
+          ("; ".join(stats.problems()) or "no gaps"), file=sys.stderr)
+
+
+def cmd_analyze(args):
+    from irqlab.host.decode import read_trace
+    from irqlab.host import analysis
+    records, stats = read_trace(args.trace, allow_problems=args.allow_gaps)
+    res = analysis.analyze(records, args.clock_mhz * 1e6)
+    for t in res["tests"].values():
+        t.pop("_values")
+    res["trace"] = {"records": stats.records, "problems": stats.problems()}
+    if args.json:
+        print(json.dumps(res, indent=1))
+        return
+    for name, t in res["tests"].items():
+        s = t["latency"]
+        print(f"{name}: {s.get('count', 0)} interrupts, latency min {s.get('min')} median {s.get('median')} "
+              f"p99 {s.get('p99')} max {s.get('max')} jitter {s.get('jitter')} cycles")
+        if "cycles_per_irq" in t and t["cycles_per_irq"].get("count"):
+            print(f"  throughput: {t['cycles_per_irq']['median']:.1f} cycles per interrupt")
+    for p in stats.problems():
+        print(f"warning: {p}", file=sys.stderr)
+
+
+def parser():
+    ap = argparse.ArgumentParser(prog="irqlab", description="Interrupt latency and throughput, measured to the cycle.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    p = sub.add_parser("cores", help="list the cores a SoC can be built with")
+    p.set_defaults(fn=cmd_cores)
+
+    p = sub.add_parser("bench", help="build, run and report the benchmarks for every core")
+    p.add_argument("--board", default="sim")
+    p.add_argument("--cores", help="comma-separated (default: all)")
+    p.add_argument("--out", help="results folder (default: results/)")
+    p.add_argument("--interrupts", type=int, help="interrupts in the latency test (default 10000)")
+    p.add_argument("--phases", type=int, help="stimulation phases in the throughput test (default 8)")
+    p.add_argument("--seed", type=lambda s: int(s, 0), help="arrival-jitter seed")
+    p.add_argument("--only", choices=["latency", "throughput"])
+    p.set_defaults(fn=cmd_bench)
+
+    p = sub.add_parser("build", help="build the simulation model and firmware of one core")
+    p.add_argument("--board", default="sim")
+    p.add_argument("--core", required=True)
+    p.add_argument("--app", default="bench")
+    p.set_defaults(fn=cmd_build)
+
+    p = sub.add_parser("run", help="run the firmware in simulation, capture the trace")
+    p.add_argument("--board", default="sim")
+    p.add_argument("--core", required=True)
+    p.add_argument("--app", default="bench")
+    p.add_argument("--trace", default="trace.bin", help="where to write the captured trace")
+    p.add_argument("--probe", help="also write the RTL probe log here")
+    p.add_argument("--max-cycles", type=int, default=400_000_000)
+    p.set_defaults(fn=cmd_run)
+
+    p = sub.add_parser("capture", help="capture a trace from socket://host:port or a serial port")
+    p.add_argument("url")
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--baud", type=int, default=3_000_000)
+    p.add_argument("--idle-timeout", type=float, default=None, help="stop after this many seconds without data")
+    p.add_argument("--seconds", type=float, default=None, help="stop after this many seconds")
+    p.set_defaults(fn=cmd_capture)
+
+    p = sub.add_parser("decode", help="print the records of a trace file")
+    p.add_argument("trace")
+    p.add_argument("--limit", type=int)
+    p.add_argument("--allow-gaps", action="store_true", help="decode past corruption instead of failing")
+    p.set_defaults(fn=cmd_decode)
+
+    p = sub.add_parser("analyze", help="latency and throughput figures of a trace file")
+    p.add_argument("trace")
+    p.add_argument("--clock-mhz", type=float, default=100.0)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--allow-gaps", action="store_true")
+    p.set_defaults(fn=cmd_analyze)
+    return ap
+
+
+def main(argv=None):
+    from irqlab.errors import USER_ERRORS
+    args = parser().parse_args(argv)
+    try:
+        rc = args.fn(args)
+    except USER_ERRORS as e:
+        print(f"irqlab: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("irqlab: interrupted", file=sys.stderr)
+        return 130
+    return rc or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

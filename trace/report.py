@@ -1,0 +1,125 @@
+"""Benchmark output: the printed table, the JSON results file, the Markdown
+report and the latency plot. Files are written whole or not at all."""
+
+import json
+import os
+import tempfile
+
+COLUMNS = [
+    ("core", 10), ("B marker", 9), ("irqs", 6), ("min", 5), ("median", 6), ("p99", 5),
+    ("max", 5), ("jitter", 6), ("median ns", 9), ("b2b cyc", 7), ("kIRQ/s", 7), ("drops", 5), ("on-chip", 7),
+]
+
+
+def _row(core, r):
+    lat = r["tests"].get("latency", {})
+    tp = r["tests"].get("throughput", {})
+    s = lat.get("latency", {})
+    cpi = tp.get("cycles_per_irq", {})
+    rate = tp.get("throughput_hz", {})
+    agrees = [t.get("onchip_agrees") for t in r["tests"].values() if "onchip_agrees" in t]
+    return [
+        core, r.get("b_marker_short", "?"), s.get("count", 0), s.get("min", "-"), s.get("median", "-"),
+        s.get("p99", "-"), s.get("max", "-"), s.get("jitter", "-"),
+        f"{s['ns']['median']:.0f}" if "ns" in s else "-",
+        f"{cpi['median']:.1f}" if cpi.get("count") else "-",
+        f"{rate['median'] / 1e3:.0f}" if rate.get("count") else "-",
+        r.get("trace", {}).get("hw_dropped", 0),
+        "equal" if agrees and all(agrees) else ("DIFFER" if agrees else "-"),
+    ]
+
+
+def table(results):
+    """The per-core table as text; latency columns are cycles."""
+    lines = ["  ".join(name.rjust(w) for name, w in COLUMNS)]
+    lines.append("  ".join("-" * w for _, w in COLUMNS))
+    for core, r in results["cores"].items():
+        lines.append("  ".join(str(v).rjust(w) for v, (_, w) in zip(_row(core, r), COLUMNS)))
+    return "\n".join(lines)
+
+
+LEGEND = """\
+min/median/p99/max/jitter: interrupt latency in cycles, B - A over randomized arrival phases
+  A = rising edge of the generator line at the core's interrupt input (trace unit, hardware event)
+  B = handler entry: 'sw-event' = the stimulus-port store that is the first statement of the
+      C handler (stock cores have no retire port); 'pc-match' = the first handler instruction
+      after the caller-saved context is stored (cores with a retire port)
+b2b cyc: cycles per handled interrupt while the line is held (throughput test), kIRQ/s at the clock
+drops: events the trace unit dropped (FIFO full); on-chip: on-chip statistics equal the trace's"""
+
+
+def _atomic_write(path, text):
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def write_json(results, path):
+    _atomic_write(path, json.dumps(results, indent=1, sort_keys=False) + "\n")
+
+
+def histogram(values):
+    h = {}
+    for v in values:
+        h[v] = h.get(v, 0) + 1
+    return dict(sorted(h.items()))
+
+
+def plot_latency(results, path):
+    """Latency distribution per core (one panel, log count axis). Returns False
+    when matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 1]})
+    names = []
+    b2b = []
+    for core, r in results["cores"].items():
+        h = r["tests"].get("latency", {}).get("histogram", {})
+        if h:
+            xs = [int(k) for k in h]
+            ax1.bar(xs, list(h.values()), width=1.0, alpha=0.6, label=f"{core} (median {r['tests']['latency']['latency']['median']})")
+        cpi = r["tests"].get("throughput", {}).get("cycles_per_irq", {})
+        names.append(core)
+        b2b.append(cpi.get("median", 0))
+    ax1.set_yscale("log")
+    ax1.set_xlabel("interrupt latency B - A [cycles]")
+    ax1.set_ylabel("interrupts")
+    ax1.set_title("Interrupt latency, randomized arrival phase")
+    ax1.legend(fontsize=8)
+    ax1.grid(alpha=0.3)
+    ax2.bar(names, b2b, color="tab:gray")
+    ax2.set_ylabel("cycles per interrupt")
+    ax2.set_title("Back-to-back (throughput)")
+    for i, v in enumerate(b2b):
+        ax2.text(i, v, f"{v:.0f}", ha="center", va="bottom", fontsize=8)
+    fig.tight_layout()
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    tmp = os.path.join(d, ".tmp-plot.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return True
+
+
+def markdown(results, plot_name=None):
+    out = [f"# irqlab benchmark ({results['board']}, {results['clock_hz'] / 1e6:.0f} MHz)", "",
+           f"git {results['git']} · {results['date']}", "", "```", table(results), "```", "", "```",
+           LEGEND, "```", ""]
+    if plot_name:
+        out += [f"![latency]({plot_name})", ""]
+    cfg = results.get("config", {})
+    if cfg:
+        out += ["Firmware configuration: " + ", ".join(f"{k}={v}" for k, v in cfg.items() if k != "magic"), ""]
+    return "\n".join(out)
