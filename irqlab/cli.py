@@ -72,7 +72,7 @@ def cmd_capture(args):
     from irqlab.progress import Progress
     p = Progress()
     st = capture(args.url, args.output, idle_timeout=args.idle_timeout, max_seconds=args.seconds,
-                 baudrate=args.baud, on_progress=lambda s: p.update(f"{s.records} records, {s.bytes} bytes"))
+                 baudrate=args.baud, connect_timeout=args.connect_timeout, on_progress=lambda s: p.update(f"{s.records} records, {s.bytes} bytes"))
     p.done()
     print(f"{args.output}: {st.bytes} bytes, {st.records} records")
     for line in st.problems():
@@ -149,6 +149,7 @@ def parser():
     p.add_argument("--baud", type=int, default=3_000_000)
     p.add_argument("--idle-timeout", type=float, default=None, help="stop after this many seconds without data")
     p.add_argument("--seconds", type=float, default=None, help="stop after this many seconds")
+    p.add_argument("--connect-timeout", type=float, default=10.0, help="seconds to wait for a socket:// peer")
     p.set_defaults(fn=cmd_capture)
 
     p = sub.add_parser("decode", help="print the records of a trace file")

@@ -1,0 +1,81 @@
+"""Bad input to the irqlab command: one line on stderr, exit status 2, nothing half-written."""
+
+import os
+import socket
+import subprocess
+import sys
+
+from irqlab.host import record as rec
+from tracegen import latency_trace
+
+
+def irqlab(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "irqlab", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=120)
+
+
+def assert_one_line_error(r, *words):
+    assert r.returncode == 2, r
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("irqlab: error:")
+    for w in words:
+        assert w in lines[0]
+
+
+def test_unknown_core():
+    assert_one_line_error(irqlab("bench", "--cores", "z80"), "unknown core 'z80'")
+    assert_one_line_error(irqlab("build", "--core", "z80"), "unknown core")
+
+
+def test_unknown_board():
+    assert_one_line_error(irqlab("bench", "--board", "de0nano"), "unknown board 'de0nano'")
+
+
+def test_port_that_does_not_answer(tmp_path):
+    with socket.socket() as s:          # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "t.bin"
+    r = irqlab("capture", f"socket://127.0.0.1:{port}", "-o", str(out), "--connect-timeout", "0.5")
+    assert_one_line_error(r, "cannot connect")
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_serial_port_that_does_not_exist(tmp_path):
+    out = tmp_path / "t.bin"
+    assert_one_line_error(irqlab("capture", "/dev/ttyIRQLAB-NONE", "-o", str(out)), "cannot open")
+    assert not out.exists()
+
+
+def test_bad_socket_url(tmp_path):
+    assert_one_line_error(irqlab("capture", "socket://nohostport", "-o", str(tmp_path / "t")), "bad socket URL")
+
+
+def test_corrupt_trace(tmp_path):
+    data = bytearray(latency_trace([40] * 10))
+    data[rec.RECORD_BYTES * 4 + 9] ^= 0xFF
+    p = tmp_path / "bad.bin"
+    p.write_bytes(bytes(data))
+    assert_one_line_error(irqlab("analyze", str(p)), "corrupt bytes")
+    r = irqlab("analyze", "--allow-gaps", str(p))
+    assert r.returncode == 0 and "corrupt bytes" in r.stderr
+
+
+def test_truncated_empty_and_missing_trace(tmp_path):
+    data = latency_trace([40] * 10)
+    p = tmp_path / "short.bin"
+    p.write_bytes(data[:-4])
+    assert_one_line_error(irqlab("analyze", str(p)), "ends inside a record")
+    e = tmp_path / "empty.bin"
+    e.write_bytes(b"")
+    assert_one_line_error(irqlab("decode", str(e)), "empty")
+    assert_one_line_error(irqlab("analyze", str(tmp_path / "nope.bin")), "cannot read")
+
+
+def test_analyze_good_trace(tmp_path):
+    p = tmp_path / "good.bin"
+    p.write_bytes(latency_trace([30, 40, 50]))
+    r = irqlab("analyze", str(p))
+    assert r.returncode == 0, r.stderr
+    assert "latency: 3 interrupts, latency min 30 median 40" in r.stdout
