@@ -197,21 +197,31 @@ class TraceUnit(Module, AutoCSR):
             If(report, pending.eq(n_new)).Else(pending.eq(pending + n_new)),
         ]
 
-        # TIME_HI when tracing starts and when the low 48 bits wrap.
+        # TIME_HI when tracing starts, when the low 48 bits wrap, and after
+        # ts_load (the counter jumped: the host needs the new upper bits and a
+        # new reference for the low ones).
         enable_d = Signal()
         self.sync += enable_d.eq(enable)
+        ts_loaded = Signal()    # first cycle with the loaded value
+        self.sync += ts_loaded.eq(self._ts_load.re)
         time_hi_pending = Signal()
         send_time_hi = Signal()
-        self.sync += If(enable & (~enable_d | (ts[:48] == 0)), time_hi_pending.eq(1)
+        self.sync += If(enable & (~enable_d | (ts[:48] == 0) | ts_loaded), time_hi_pending.eq(1)
             ).Elif(send_time_hi, time_hi_pending.eq(0))
 
-        # Merge: TIME_HI, then OVERFLOW, then the classes in fixed order.
+        # Merge: TIME_HI, then OVERFLOW, then the classes in fixed order. Under
+        # sustained overload OVERFLOW takes every other slot, so waiting events
+        # still get out.
+        last_was_overflow = Signal()
+        any_class = Signal()
+        self.comb += any_class.eq(fifos[0].readable | fifos[1].readable | fifos[2].readable)
+        self.sync += If(fifo.writable & ~time_hi_pending, last_was_overflow.eq(report))
         self.comb += If(fifo.writable,
             If(time_hi_pending,
                 send_time_hi.eq(1),
                 fifo.we.eq(1),
                 fifo.din.eq(Cat(Constant(rec.TYPE_TIME_HI, 8), ts[:48], ts[48:])),
-            ).Elif(pending != 0,
+            ).Elif((pending != 0) & (~last_was_overflow | ~any_class),
                 report.eq(1),
                 fifo.we.eq(1),
                 fifo.din.eq(Cat(Constant(rec.TYPE_OVERFLOW, 8), ts[:48], pending)),

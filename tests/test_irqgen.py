@@ -15,7 +15,6 @@ exactly `low` (+ jitter) cycles.
 """
 
 import pytest
-from migen import Module, Signal
 from migen.sim import run_simulation
 
 from irqlab.soc.irqgen import (GeneratorLine, InterruptGenerator, MODE_SINGLE, MODE_PERIODIC,
@@ -328,3 +327,26 @@ def test_wrapper_synchronized_start():
     assert not any(l1)
     assert r["phases"] == r["lines"]          # not LEVEL: the line is its phase
     assert r["running"][START] == 0 and r["running"][START + 1] == 0b101
+
+
+def test_wrapper_ack_and_stop_per_line():
+    """The ack and stop CSRs act on the lines whose bit is set, only in the
+    cycle the CSR is written (re)."""
+    gen = InterruptGenerator(n_lines=2)
+    cfg = {}
+    for i in range(2):
+        for name, v in [("mode", MODE_LEVEL), ("delay", 2), ("high", 20), ("low", 5),
+                        ("count", 0), ("burst", 1), ("jitter", 0), ("seed", 1)]:
+            cfg[getattr(gen, f"_l{i}_{name}").storage] = v
+    rise = START + 2 + 2 + 1                  # LEVEL: one cycle after the phase start
+    ack, stop = rise + 4, rise + 10
+    inputs = {0: [(gen._start.r, 0b11), (gen._ack.r, 0b01), (gen._stop.r, 0b01)],  # r without re: no effect
+              ack: [(gen._ack.r, 0b10)]}
+    n = stop + 6
+    r = simulate(gen, n, cfg, {START: [gen._start.re], ack: [gen._ack.re], stop: [gen._stop.re]},
+                 {"lines": gen.lines, "running": gen._running.status}, inputs=inputs)
+    l0 = [v & 1 for v in r["lines"]]
+    l1 = [v >> 1 & 1 for v in r["lines"]]
+    assert l0 == [0] * rise + [1] * (stop + 1 - rise) + [0] * (n - stop - 1)
+    assert l1 == [0] * rise + [1] * (ack + 1 - rise) + [0] + [1] * (n - ack - 2)
+    assert r["running"][stop] == 0b11 and r["running"][stop + 1:] == [0b10] * (n - stop - 1)

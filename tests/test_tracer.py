@@ -19,9 +19,6 @@ from irqlab.host.decode import Decoder
 from irqlab.soc.tracer import TraceUnit
 from irqlab.soc.latstats import N_BINS
 
-M48 = 2**48 - 1
-
-
 class Bench:
     """Drives a TraceUnit cycle by cycle and records what it sees.
 
@@ -58,8 +55,7 @@ class Bench:
         bus = t.bus
         probes = {"ts": t.ts, "hw": t.hw_lines, "valid": t.source.valid, "ready": t.source.ready,
                   "data": t.source.data, "ack": bus.ack, "cyc": bus.cyc, "stb": bus.stb,
-                  "we": bus.we, "adr": bus.adr, "dat_w": bus.dat_w, "drops": t._drops.status,
-                  "rv": t.retire.valid, "pc": t.retire.pc}
+                  "we": bus.we, "adr": bus.adr, "dat_w": bus.dat_w, "drops": t._drops.status}
         probes.update(self.extra)
         self.rows = rows = []
         queue = []          # pending stores
@@ -362,10 +358,49 @@ def test_fifo_full_drops_and_overflow_record():
     assert len(records) == 1 + kept + 1
 
 
+def test_sustained_overload_accounting():
+    """Events on two classes every cycle while the stream runs at full speed
+    (one record per 19 cycles): drops happen before, during and after each
+    OVERFLOW report. Nothing is lost silently: the OVERFLOW records add up to
+    the drop counter, and received + dropped = generated, for every class.
+    The records that do arrive are real events with their exact timestamps."""
+    b = Bench()
+    t = b.dut
+    b.at(0, t._enable.storage, 1)
+    n = 150
+    for i in range(n):
+        b.at(5 + i, t.hw_lines, (i + 1) % 2 << 9)
+    for i in range(n // 2):
+        b.store(5 + 2 * i, 4, i)             # back-to-back stores: one every other cycle
+    rows = b.run(36 * 19)                     # the stream is busy all the time: 34 records
+    hw = b.hw_events()
+    sw = b.store_cycles()
+    assert len(hw) == n and len(sw) == n // 2
+    assert not rows[-1]["valid"]              # drained
+
+    records, stats = b.decode()
+    assert_clean(stats, records)
+    overflow = [r.payload for r in records if r.type == rec.TYPE_OVERFLOW]
+    dropped = rows[-1]["drops"]
+    assert len(overflow) > 1 and sum(overflow) == dropped == stats.hw_dropped
+    got_hw = [(r.ts, r.payload) for r in records if r.type == rec.TYPE_HW]
+    got_sw = [(r.ts, r.payload) for r in records if r.type == rec.TYPE_SW]
+    assert len(got_hw) + len(got_sw) + dropped == n + n // 2
+    # Received events: an in-order subsequence of the generated ones.
+    all_hw = [(rows[c]["ts"], hw_payload(rise, fall)) for c, rise, fall in hw]
+    all_sw = [(rows[c]["ts"], sw_payload(ch, d)) for c, ch, d in sw]
+    for got, gen in ((got_hw, all_hw), (got_sw, all_sw)):
+        it = iter(gen)
+        assert all(g in it for g in got)
+        assert got[0] == gen[0]               # the oldest event of a class is never the one dropped
+
+
 def test_sequence_numbers_without_drops():
     """A long, lossless stream of mixed records: consecutive seq numbers (also
     across the 8-bit wrap: the serializer's counter is started near 255),
-    nothing dropped, every event present with its timestamp."""
+    nothing dropped, every event present with its timestamp. Events arrive a
+    little faster than the serializer sends (2 per 25 cycles, 19 cycles per
+    record), so a backlog builds up in the record FIFO, but it never fills."""
     b = Bench()
     t = b.dut
     b.at(0, t.serializer.seq, 0xF0)
@@ -374,9 +409,9 @@ def test_sequence_numbers_without_drops():
     for i in range(14):
         b.at(c, t.hw_lines, (i + 1) % 2 << (i % 5))   # alternating edges on varying lines
         b.store(c + 3, i & 3, i)
-        c += 25                                   # slower than the serializer
+        c += 25
     b.at(c, t.hw_lines, 0)
-    rows = b.run(c + 2 * 19 + 5)
+    rows = b.run(30 * 19 + 10)
     records, stats = b.decode()
     assert_clean(stats, records)
     assert records[0].seq == 0xF0 and records[-1].seq == (0xF0 + len(records) - 1) & 0xFF
@@ -391,11 +426,32 @@ def test_sequence_numbers_without_drops():
 
 # --------------------------------------------------------------------------- timestamp wrap
 
+def check_timeline(records, want):
+    """The decoded events are exactly `want` [(type, full ts, payload)], and
+    the stream is as the merge makes it: in time order within each class
+    (the merge serves the class FIFOs in fixed priority, so a class can
+    overtake an older event of another class; host analysis sorts by ts), and
+    no record comes before the TIME_HI that announces its upper 16 bits (an
+    older record may follow a TIME_HI: the decoder places it by its low bits)."""
+    ev = events_only(records)
+    got = [(r.type, r.ts, r.payload) for r in ev]
+    assert sorted(got, key=lambda x: (x[1], x[0])) == sorted(want, key=lambda x: (x[1], x[0]))
+    for cls in (rec.TYPE_HW, rec.TYPE_SW, rec.TYPE_CORE):
+        ts = [r.ts for r in ev if r.type == cls]
+        assert ts == sorted(ts) and len(set(ts)) == len(ts)
+    hi = None
+    for r in records:
+        if r.type == rec.TYPE_TIME_HI:
+            hi = r.payload
+        assert r.ts >> 48 <= hi
+
+
 def test_timestamp_wrap_48_bits():
-    """Load the counter just below 2**48 (preset + a one-cycle ts_load pulse),
-    then events before, at and after the wrap of the low 48 bits. The decoder
-    rebuilds full 64-bit timestamps that equal the counter's value in the
-    event's cycle, and a TIME_HI record with the new upper bits appears."""
+    """Load the counter just below 2**48 (preset + a one-cycle ts_load pulse)
+    before tracing starts, then events before, at and after the wrap of the
+    low 48 bits. The decoder rebuilds full 64-bit timestamps that equal the
+    counter's value in each event's cycle, and a TIME_HI record with the new
+    upper bits appears."""
     b = Bench()
     t = b.dut
     preset = 2**48 - 30
@@ -410,22 +466,51 @@ def test_timestamp_wrap_48_bits():
     b.pulse(45, t._ts_latch.re)
     b.probe("ts_status", t._ts.status)
     rows = b.run(60 + 11 * 19)
-    assert rows[load_cycle]["ts"] == preset
+    assert rows[load_cycle - 1]["ts"] == load_cycle      # ts(c) = c + 1 until the load
+    assert [r["ts"] for r in rows[load_cycle:]] == list(range(preset, preset + len(rows) - load_cycle))
     assert rows[32]["ts"] == 2**48 - 1 and rows[33]["ts"] == 2**48
-    assert rows[46]["ts_status"] == rows[45]["ts"]
+    assert rows[46]["ts_status"] == rows[45]["ts"]      # ts_latch: the value in the write cycle
 
     records, stats = b.decode()
     assert_clean(stats, records)
     time_hi = [r for r in records if r.type == rec.TYPE_TIME_HI]
     assert [r.payload for r in time_hi] == [0, 1]
-    assert time_hi[1].ts >> 48 == 1
-    ev = events_only(records)
+    assert records[0] is time_hi[0]
     want = [(rec.TYPE_HW, rows[c]["ts"], hw_payload(rise, fall)) for c, rise, fall in b.hw_events()]
-    want.insert(3, (rec.TYPE_SW, rows[32]["ts"], sw_payload(3, 0xAA)))
-    assert [(r.type, r.ts, r.payload) for r in ev] == want
-    full = [r.ts for r in ev]
-    assert full == sorted(full) and len(set(full)) == len(full)
-    assert full[3] == 2**48 - 1 and full[4] == 2**48
+    want.append((rec.TYPE_SW, rows[32]["ts"], sw_payload(3, 0xAA)))
+    check_timeline(records, want)
+    hw_ts = [r.ts for r in records if r.type == rec.TYPE_HW]
+    assert hw_ts == [preset + c - load_cycle for c in events]
+    assert hw_ts[2] == 2**48 - 1 and hw_ts[3] == 2**48
+
+
+def test_timestamp_load_while_tracing():
+    """ts_load while tracing is enabled: the counter jumps (here to new upper
+    bits, just below another wrap). The records after the jump must still
+    decode to the counter's value, so the trace unit announces the new upper
+    bits (TIME_HI) after a load as it does after a wrap."""
+    b = Bench()
+    t = b.dut
+    preset = 7 * 2**48 - 25
+    b.at(0, t._enable.storage, 1)
+    b.at(0, t._ts_preset.storage, preset)
+    load = 30                              # ts_load written in this cycle
+    events = [10, load, load + 1, load + 5, load + 25, load + 26, load + 40]
+    for i, c in enumerate(events):
+        b.at(c, t.hw_lines, (i + 1) % 2 << 4)
+    b.pulse(load, t._ts_load.re)
+    b.store(load - 1, 2, 1)
+    b.store(load + 3, 2, 2)
+    rows = b.run(load + 40 + 12 * 19)
+    assert rows[load]["ts"] == load + 1 and rows[load + 1]["ts"] == preset
+    assert rows[load + 26]["ts"] == 7 * 2**48 and rows[load + 25]["ts"] == 7 * 2**48 - 1
+
+    records, stats = b.decode()
+    assert_clean(stats, records)
+    assert [r.payload for r in records if r.type == rec.TYPE_TIME_HI] == [0, 6, 7]
+    want = [(rec.TYPE_HW, rows[c]["ts"], hw_payload(rise, fall)) for c, rise, fall in b.hw_events()]
+    want += [(rec.TYPE_SW, rows[c]["ts"], sw_payload(ch, d)) for c, ch, d in b.store_cycles()]
+    check_timeline(records, want)
 
 
 # --------------------------------------------------------------------------- latency stats
@@ -472,10 +557,10 @@ def test_latency_stats():
     rise(30); rise(34); b.store(40, 1, 0)       # second rise while armed: 40 - 30 = 10
     rise(50); b.store(61, 1, 0)                 # 11, same bin as 10
     rise(70); b.store(110, 1, 0)                # 40
-    rise(120); b.store(265, 1, 0)               # 145: beyond the last bin, clamped
+    rise(120); b.store(420, 1, 0)               # 300: beyond the last bin (clamped), > 8 bits
     # Back-to-back stops two cycles apart in the same bin (read-modify-write).
-    line[280] = 1; line[281] = 0; line[282] = 1; line[283] = 0
-    b.store(281, 1, 0); b.store(283, 1, 0)      # 1 and 1
+    line[430] = 1; line[431] = 0; line[432] = 1; line[433] = 0
+    b.store(431, 1, 0); b.store(433, 1, 0)      # 1 and 1
     for c, v in line.items():
         b.at(c, t.hw_lines, v | (c & 1) << 1)
     # stats1: falls of line 0 at 12, 32, ... ; PC 0x500 retired at chosen cycles.
@@ -483,21 +568,21 @@ def test_latency_stats():
         b.at(c, t.retire.valid, 1)
         b.at(c, t.retire.pc, 0x500)
         b.at(c + 1, t.retire.valid, 0)
-    hist0 = read_histogram(b, s0, 300)
-    rows = b.run(300 + 2 * N_BINS + 2)
+    hist0 = read_histogram(b, s0, 440)
+    rows = b.run(440 + 2 * N_BINS + 2)
 
     # Derive the pairs from the recording (ts of the rise, ts of the store).
     rises = [c for c, rr, _ in b.hw_events() if rr & 1]
     stores = [c for c, ch, _ in b.store_cycles() if ch == 1]
-    assert rises == [10, 30, 34, 50, 70, 120, 280, 282]
-    assert stores == [13, 24, 40, 61, 110, 265, 281, 283]
-    pairs = [(10, 13), (30, 40), (50, 61), (70, 110), (120, 265), (280, 281), (282, 283)]
+    assert rises == [10, 30, 34, 50, 70, 120, 430, 432]
+    assert stores == [13, 24, 40, 61, 110, 420, 431, 433]
+    pairs = [(10, 13), (30, 40), (50, 61), (70, 110), (120, 420), (430, 431), (432, 433)]
     lat = [rows[bb]["ts"] - rows[a]["ts"] for a, bb in pairs]
-    assert lat == [3, 10, 11, 40, 145, 1, 1]
+    assert lat == [3, 10, 11, 40, 300, 1, 1]
     end = rows[-1]
     assert end["count"] == len(lat)
     assert end["sum"] == sum(lat)
-    assert end["min"] == 1 and end["max"] == 145
+    assert end["min"] == 1 and end["max"] == 300
 
     bins = [0] * N_BINS
     for d in lat:
@@ -515,7 +600,7 @@ def test_latency_stats():
 
 def test_latency_stats_clear():
     """A clear pulse resets count/sum/min/max, disarms a pending start and
-    zeroes the histogram (N_BINS cycles)."""
+    zeroes every histogram bin, the last one included (N_BINS cycles)."""
     b = Bench(n_stats=1)
     t = b.dut
     s = t.stats[0]
@@ -525,22 +610,24 @@ def test_latency_stats_clear():
         b.at(c, t.hw_lines, 1 << 3)
         b.at(c + 1, t.hw_lines, 0)
     b.store(9, 9, 0)          # 4 -> bin 4 (shift 0, offset 0)
-    b.store(26, 9, 0)         # 6 -> bin 6
-    b.at(30, s._hist_index.storage, 4)
-    b.at(32, s._hist_index.storage, 6)
-    b.at(34, s._hist_index.storage, 5)
-    b.at(35, t.hw_lines, 1 << 3)        # armed ...
-    b.pulse(40, s._clear.re)            # ... then cleared: disarmed
-    b.store(45, 9, 0)                   # so this stop is ignored
-    b.at(50, t.hw_lines, 0)
+    b.store(90, 9, 0)         # 70 -> clamped into bin 63
+    b.at(100, s._hist_index.storage, 4)
+    b.at(102, s._hist_index.storage, 63)
+    b.at(104, s._hist_index.storage, 5)
+    b.at(110, t.hw_lines, 1 << 3)       # armed ...
+    clear = 115
+    b.pulse(clear, s._clear.re)         # ... then cleared: disarmed
+    b.store(120, 9, 0)                  # so this stop is ignored
+    b.at(125, t.hw_lines, 0)
     for name in ("count", "sum", "min", "max", "hist_data"):
         b.probe(name, getattr(s, f"_{name}").status)
-    hist_after = read_histogram(b, s, 41 + N_BINS)
-    rows = b.run(41 + N_BINS + 2 * N_BINS + 2)
-    assert (rows[39]["count"], rows[39]["sum"], rows[39]["min"], rows[39]["max"]) == (2, 10, 4, 6)
+    hist_after = read_histogram(b, s, clear + 1 + N_BINS)
+    rows = b.run(clear + 1 + N_BINS + 2 * N_BINS + 2)
+    before = rows[clear - 1]
+    assert (before["count"], before["sum"], before["min"], before["max"]) == (2, 74, 4, 70)
     # One cycle of read latency: index written for cycle c, data in cycle c + 1.
-    assert [rows[c]["hist_data"] for c in (31, 33, 35)] == [1, 1, 0]
-    assert rows[41]["count"] == 0
+    assert [rows[c]["hist_data"] for c in (100, 101, 103, 105)] == [0, 1, 1, 0]
+    assert rows[clear + 1]["count"] == 0
     end = rows[-1]
     assert (end["count"], end["sum"], end["min"], end["max"]) == (0, 0, 2**32 - 1, 0)
     assert hist_after(rows) == [0] * N_BINS

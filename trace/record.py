@@ -12,7 +12,8 @@ A record is RECORD_BYTES bytes on the wire, little-endian fields:
     17     1    crc       CRC-8 (poly 0x07, init 0) over bytes 0..16
 
 The upper 16 bits of the 64-bit timestamp travel in TIME_HI records, sent
-when tracing starts and whenever the low 48 bits wrap to zero.
+when tracing starts, whenever the low 48 bits wrap to zero, and after the
+counter is loaded (ts_load).
 """
 
 MAGIC = 0xA5

@@ -1,0 +1,99 @@
+package irqlab
+
+import spinal.core._
+import spinal.core.internals.DeclarationStatement
+import vexriscv._
+import vexriscv.plugin._
+
+/** The retire (trace) port, as top-level outputs of the VexRiscv component.
+  *
+  * One event per cycle at most, qualified by `retire_valid`:
+  *
+  *  - instruction retirement: `retire_valid=1, retire_trap=0`. An instruction
+  *    leaves the last (writeBack) stage validly this cycle
+  *    (`writeBack.arbitration.isFiring`); `retire_pc` is its pc. If it is an
+  *    `mret`, `retire_mret=1` (the mret itself retires; its target, mepc, is the
+  *    pc of the next retirement).
+  *  - trap entry: `retire_valid=1, retire_trap=1`. CsrPlugin takes an interrupt
+  *    or an exception this cycle (it loads the pc with the handler address and
+  *    updates mepc/mcause/mstatus). `retire_pc` is the HANDLER'S FIRST FETCH
+  *    TARGET (mtvec base, or base + 4*cause for interrupts in vectored mode),
+  *    `retire_cause` = {interrupt, mcause.exceptionCode[6:0]} (the value mcause
+  *    takes, interrupt flag in bit 7). The trapping instruction does not retire
+  *    (exceptions, ecall, ebreak) and an interrupt is taken with the pipeline
+  *    drained, so no retirement happens in a trap cycle: the two kinds never
+  *    coincide (checked by a simulation-only assertion).
+  *
+  * `retire_valid` therefore also marks trap entries: this is the convention of
+  * the trace unit's RetirePort (soc/tracer.py), which gates `trap` and `mret`
+  * with `valid`. An instruction retired iff `retire_valid && !retire_trap`.
+  *
+  * All outputs are combinational from the core's registers (no added latency).
+  *
+  * CsrPlugin keeps its trap-entry signals local to its build(), so they are
+  * found by name in the VexRiscv component after CsrPlugin has been built; this
+  * plugin must come after CsrPlugin in the plugin list (checked in setup).
+  */
+class RetirePortPlugin extends Plugin[VexRiscv] {
+  var retire_valid: Bool = null
+  var retire_pc: UInt = null
+  var retire_trap: Bool = null
+  var retire_cause: Bits = null
+  var retire_mret: Bool = null
+
+  override def setup(pipeline: VexRiscv): Unit = {
+    val csrIndex = pipeline.plugins.indexWhere(_.isInstanceOf[CsrPlugin])
+    val myIndex = pipeline.plugins.indexWhere(_ eq this)
+    if (csrIndex < 0) SpinalError("RetirePortPlugin needs CsrPlugin")
+    if (csrIndex > myIndex) SpinalError("RetirePortPlugin must come after CsrPlugin in the plugin list")
+
+    retire_valid = out(Bool()).setName("retire_valid")
+    retire_pc = out(UInt(32 bits)).setName("retire_pc")
+    retire_trap = out(Bool()).setName("retire_trap")
+    retire_cause = out(Bits(8 bits)).setName("retire_cause")
+    retire_mret = out(Bool()).setName("retire_mret")
+  }
+
+  /** A signal of the current component by its (final) name. */
+  private def signal(pipeline: VexRiscv, name: String): BaseType = {
+    var found: BaseType = null
+    pipeline.dslBody.walkDeclarations {
+      case bt: BaseType if bt.getName() == name => found = bt
+      case _ =>
+    }
+    if (found == null)
+      SpinalError(s"RetirePortPlugin: CsrPlugin signal '$name' not found (VexRiscv version mismatch?)")
+    found
+  }
+
+  override def build(pipeline: VexRiscv): Unit = {
+    import pipeline._
+    import pipeline.config._
+
+    val csr = service(classOf[CsrPlugin])
+    val hadException = signal(pipeline, "CsrPlugin_hadException").asInstanceOf[Bool]
+    val interruptJump = signal(pipeline, "CsrPlugin_interruptJump").asInstanceOf[Bool]
+    val trapCause = signal(pipeline, "CsrPlugin_trapCause").asInstanceOf[UInt]
+
+    writeBack plug new Area {
+      import writeBack._
+
+      val retired = arbitration.isFiring
+      val isMret = input(csr.ENV_CTRL) === csr.EnvCtrlEnum.XRET && input(INSTRUCTION)(29 downto 28) === B"11"
+      // The same condition CsrPlugin uses to enter a trap (jumpInterface loaded
+      // with the handler address, mcause/mepc/mstatus updated).
+      val trap = hadException || interruptJump
+      val cause = Bits(8 bits)
+      cause(7) := !hadException
+      cause(6 downto 0) := trapCause.resize(7).asBits
+
+      retire_valid := retired || trap
+      retire_trap := trap
+      retire_pc := trap ? csr.jumpInterface.payload | input(PC)
+      retire_cause := trap ? cause | B(0, 8 bits)
+      retire_mret := retired && isMret
+
+      assert(!(retired && trap), "RetirePortPlugin: retirement and trap entry in the same cycle", ERROR)
+    }
+  }
+}

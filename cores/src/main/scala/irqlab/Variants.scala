@@ -1,0 +1,137 @@
+package irqlab
+
+import spinal.core._
+import spinal.lib._
+import vexriscv._
+import vexriscv.plugin._
+
+/** The project's core variants: a name -> the VexRiscv plugin list.
+  *
+  * Every variant is generated as `IrqlabCore_<variant>.v` with top module
+  * `IrqlabCore_<variant>` (see GenCore), with its buses as Wishbone
+  * (`iBusWishbone_*`, `dBusWishbone_*`) and the port names of LiteX's stock
+  * VexRiscv (`externalResetVector`, `timerInterrupt`, `softwareInterrupt`,
+  * `externalInterruptArray`) plus the retire port (`retire_*`).
+  */
+object Variants {
+
+  /** clint: RV32IM, machine mode only, no MMU, no caches (IBusSimplePlugin /
+    * DBusSimplePlugin, like LiteX's "min"/"lite" VexRiscv without the
+    * instruction cache) so memory timing is simply the Wishbone timing.
+    *  - interrupts through the stock CsrPlugin: timer (mip.MTIP, cause 7),
+    *    software (mip.MSIP, cause 3) and external (mip.MEIP, cause 11), the
+    *    latter the OR of a 32-line `externalInterruptArray` masked by CSR 0xBC0
+    *    (pending lines readable at 0xFC0): LiteX's VexRiscv convention, which
+    *    fw/common/irq.c and entry_vexriscv.S already use.
+    *  - mtvec read/write with direct and vectored mode (xtvecModeGen).
+    *  - wfi waits for an interrupt (wfiGenAsWait), ecall/ebreak trap.
+    *  - reset vector from the `externalResetVector` input (as LiteX wires it).
+    */
+  def clint: Seq[Plugin[VexRiscv]] = Seq(
+    new IBusSimplePlugin(
+      resetVector = null,               // `externalResetVector` input
+      cmdForkOnSecondStage = false,
+      cmdForkPersistence = false,       // the Wishbone bridge holds the command
+      catchAccessFault = true,
+      prediction = NONE
+    ),
+    new DBusSimplePlugin(
+      catchAddressMisaligned = true,
+      catchAccessFault = true
+    ),
+    new StaticMemoryTranslatorPlugin(ioRange = _.msb),
+    new DecoderSimplePlugin(catchIllegalInstruction = true),
+    new RegFilePlugin(regFileReadyKind = plugin.SYNC, zeroBoot = false),
+    new IntAluPlugin,
+    new SrcPlugin(separatedAddSub = false, executeInsertion = true),
+    new FullBarrelShifterPlugin,
+    new HazardSimplePlugin(
+      bypassExecute = true,
+      bypassMemory = true,
+      bypassWriteBack = true,
+      bypassWriteBackBuffer = true,
+      pessimisticUseSrc = false,
+      pessimisticWriteRegFile = false,
+      pessimisticAddressMatch = false
+    ),
+    new BranchPlugin(earlyBranch = false, catchAddressMisaligned = true),
+    new MulPlugin,
+    new DivPlugin,
+    new CsrPlugin(CsrPluginConfig(
+      catchIllegalAccess = true,
+      mvendorid = 0,
+      marchid = 0,
+      mimpid = 0,
+      mhartid = 0,
+      misaExtensionsInit = (1 << 8) | (1 << 12),   // I, M
+      misaAccess = CsrAccess.READ_ONLY,
+      mtvecAccess = CsrAccess.READ_WRITE,
+      mtvecInit = 0x00000000L,
+      mepcAccess = CsrAccess.READ_WRITE,
+      mscratchGen = true,
+      mcauseAccess = CsrAccess.READ_WRITE,
+      mbadaddrAccess = CsrAccess.READ_WRITE,
+      mcycleAccess = CsrAccess.READ_WRITE,
+      minstretAccess = CsrAccess.READ_WRITE,
+      ucycleAccess = CsrAccess.READ_ONLY,
+      wfiGenAsWait = true,
+      ecallGen = true,
+      ebreakGen = true,
+      xtvecModeGen = true
+    )),
+    new ExternalInterruptArrayPlugin(
+      arrayWidth = 32,
+      machineMaskCsrId = 0xBC0,
+      machinePendingsCsrId = 0xFC0
+    ),
+    new RetirePortPlugin
+  )
+
+  val all: Map[String, () => Seq[Plugin[VexRiscv]]] = Map(
+    "clint" -> (() => clint)
+  )
+
+  def names: Seq[String] = all.keys.toSeq.sorted
+}
+
+/** `GenCore <variant> <output directory>`: writes `IrqlabCore_<variant>.v`. */
+object GenCore {
+  def topName(variant: String) = s"IrqlabCore_$variant"
+
+  def generate(variant: String, outDir: String): Unit = {
+    val plugins = Variants.all.getOrElse(variant, {
+      System.err.println(s"unknown variant '$variant' (known: ${Variants.names.mkString(", ")})")
+      sys.exit(2)
+    })
+    new java.io.File(outDir).mkdirs()
+    val config = SpinalConfig(
+      targetDirectory = outDir,
+      netlistFileName = topName(variant) + ".v",
+      defaultConfigForClockDomains = ClockDomainConfig(resetKind = spinal.core.SYNC)
+    )
+    config.generateVerilog {
+      val cpu = new VexRiscv(VexRiscvConfig(plugins().toList))
+      cpu.setDefinitionName(topName(variant))
+      cpu.rework {
+        for (p <- cpu.plugins) p match {
+          case p: IBusSimplePlugin =>
+            p.iBus.setAsDirectionLess()
+            master(p.iBus.toWishbone()).setName("iBusWishbone")
+          case p: DBusSimplePlugin =>
+            p.dBus.setAsDirectionLess()
+            master(p.dBus.toWishbone()).setName("dBusWishbone")
+          case _ =>
+        }
+      }
+      cpu
+    }
+  }
+
+  def main(args: Array[String]): Unit = {
+    if (args.length != 2) {
+      System.err.println(s"usage: GenCore <variant> <output directory>   (variants: ${Variants.names.mkString(", ")})")
+      sys.exit(2)
+    }
+    generate(args(0), args(1))
+  }
+}
