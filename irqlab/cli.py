@@ -42,13 +42,22 @@ def cmd_bench(args):
 
 def cmd_build(args):
     from irqlab import sim
-    from irqlab.bench import check_board
     from irqlab.progress import Progress
-    check_board(args.board)
     p = Progress()
+    if args.board != "sim":
+        from irqlab import boardbuild
+        r = boardbuild.build(args.board, args.core, p, device=args.device, variant=args.variant,
+                             sys_clk_freq=args.sys_clk_mhz * 1e6 if args.sys_clk_mhz else None)
+        print(boardbuild.summary(r))
+        return
     m = sim.ensure_model(args.core, p)
     fw = sim.build_firmware(m, args.app, p)
     print(f"model: {m.binary}\nfirmware: {fw}")
+
+
+def cmd_load(args):
+    from irqlab import boardbuild
+    boardbuild.load(args.board, args.core, args.bitstream, args.flash)
 
 
 def cmd_run(args):
@@ -128,11 +137,21 @@ def parser():
     p.add_argument("--only", choices=["latency", "throughput"])
     p.set_defaults(fn=cmd_bench)
 
-    p = sub.add_parser("build", help="build the simulation model and firmware of one core")
-    p.add_argument("--board", default="sim")
+    p = sub.add_parser("build", help="build the simulation model, or a board's bitstream and report")
+    p.add_argument("--board", default="sim", help="sim, ulx3s or arty")
     p.add_argument("--core", required=True)
     p.add_argument("--app", default="bench")
+    p.add_argument("--device", help="ULX3S: LFE5U-12F/25F/45F/85F (default 85F)")
+    p.add_argument("--variant", help="Arty: a7-35 or a7-100 (default a7-35)")
+    p.add_argument("--sys-clk-mhz", type=float, help="system clock (default: ULX3S 50, Arty 100)")
     p.set_defaults(fn=cmd_build)
+
+    p = sub.add_parser("load", help="program a board with its bitstream (openFPGALoader)")
+    p.add_argument("--board", required=True, help="ulx3s or arty")
+    p.add_argument("--core", default="vexriscv")
+    p.add_argument("--bitstream", help="default: bitstreams/<board>-<core>.bit")
+    p.add_argument("--flash", action="store_true", help="write the SPI flash instead of SRAM")
+    p.set_defaults(fn=cmd_load)
 
     p = sub.add_parser("run", help="run the firmware in simulation, capture the trace")
     p.add_argument("--board", default="sim")

@@ -82,14 +82,22 @@ def core_path(variant, out_dir=None):
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
+_NOISE = re.compile(r"^\s+at |^\$ |^# exit |^\[ERROR\]\s*$|To see the full stack trace|"
+                    r"Re-run Maven using|For more information about the errors|\[Help 1\] http")
+
+
 def _tail(log_path, n=25):
-    """The interesting part of a failed Maven log: from the first error on
-    (scalac's messages span several lines), else the last lines."""
+    """The interesting part of a failed Maven log (quiet, so short): from just
+    before the first error (scalac and SpinalHDL messages span several lines,
+    a generator's own message precedes Maven's), else the last lines."""
     with open(log_path, errors="replace") as f:
         lines = [_ANSI.sub("", l.rstrip()) for l in f]
-    lines = [l for l in lines if l.strip()]
-    first = next((i for i, l in enumerate(lines) if "[ERROR]" in l or "error:" in l.lower()), None)
-    return lines[first:first + n] if first is not None else lines[-n:]
+    lines = [l for l in lines if l.strip() and not _NOISE.search(l)]
+    first = next((i for i, l in enumerate(lines) if re.search(r"\[ERROR\]|\berror\b", l, re.I)), None)
+    if first is None:
+        return lines[-n:]
+    start = max(0, first - 3)
+    return lines[start:start + n]
 
 
 def _mvn_command(variant, gen_out, maven_dir):

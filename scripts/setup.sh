@@ -11,6 +11,9 @@ missing=()
 for p in "${DEB_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Java and Maven build the project's own core (cores/); any install on PATH will do.
+command -v mvn >/dev/null || missing+=(maven)
+command -v java >/dev/null || missing+=(default-jdk-headless)
 # python3-venv may be absent where Python does not come from Debian (pyenv):
 # what matters is that `python3 -m venv` works.
 if [[ " ${missing[*]} " == *" python3-venv "* ]] && python3 -c "import venv, ensurepip" 2>/dev/null; then

@@ -1,7 +1,9 @@
 """The irqlab reference SoC: core + interrupt generator + trace unit + machine timer.
 
-Board targets (boards/) give it a platform and a clock and connect the trace
-byte stream to their way out (a socket in simulation, a UART on a board).
+Board targets (boards/) give it a platform and a clock. In simulation the
+console and the trace have a stream each (the harness serves both); on a board
+(`serial_pads`) they share the one serial link: console bytes travel inside
+the trace as CONSOLE records, and the link's receive side feeds the console.
 
 Interrupt inputs of the core (the same for every core):
     0..6   LiteX peripherals (UART)
@@ -13,6 +15,7 @@ from migen import *
 
 from litex.soc.integration.soc_core import SoCCore
 from litex.soc.integration.soc import SoCRegion
+from litex.soc.cores.uart import UART, RS232PHY
 
 from irqlab.host import record as rec
 from irqlab.soc.cpus import core_info
@@ -28,8 +31,11 @@ SRAM_SIZE = 0x4000
 
 
 class IrqlabSoC(SoCCore):
-    def __init__(self, platform, core="vexriscv", sys_clk_freq=100e6, rom_init=None, **kwargs):
+    def __init__(self, platform, core="vexriscv", sys_clk_freq=100e6, rom_init=None,
+                 serial_pads=None, baudrate=3_000_000, **kwargs):
         info = core_info(core)
+        if serial_pads is not None:
+            kwargs["with_uart"] = False
         self.core_info = info
         SoCCore.__init__(self, platform, sys_clk_freq,
             ident=f"irqlab SoC ({core})",
@@ -41,6 +47,11 @@ class IrqlabSoC(SoCCore):
             integrated_sram_size=SRAM_SIZE,
             with_timer=False,
             **kwargs)
+
+        if serial_pads is not None:
+            self.serial_phy = RS232PHY(serial_pads, sys_clk_freq, baudrate)
+            self.uart = UART(tx_fifo_depth=64, rx_fifo_depth=64)
+            self.irq.add("uart", use_loc_if_exists=True)
 
         self.irqgen = InterruptGenerator(rec.N_GEN_LINES)
         self.tracer = TraceUnit(with_retire=info.retire)
@@ -58,6 +69,12 @@ class IrqlabSoC(SoCCore):
             hw[rec.HW_GEN_PHASE:rec.HW_GEN_PHASE + rec.N_GEN_LINES].eq(self.irqgen.phases),
             hw[rec.HW_CPU_IRQ:rec.HW_CPU_IRQ + 16].eq(irq[:16]),
         ]
+        if serial_pads is not None:
+            self.comb += [
+                self.serial_phy.source.connect(self.uart.sink),
+                self.uart.source.connect(self.tracer.console),
+                self.tracer.source.connect(self.serial_phy.sink),
+            ]
         self.bus.add_slave("stim", self.tracer.bus,
             SoCRegion(origin=STIM_BASE, size=0x400, cached=False))
 

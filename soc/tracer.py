@@ -1,8 +1,9 @@
 """Trace unit: timestamps interrupt edges, software events and core events to the cycle.
 
     hw lines ──edge detect──► hw FIFO ─┐
-    stimulus port (bus) ──────► sw FIFO ─┼─► merge ─► record FIFO ─► serializer ─► byte stream
-    retire port ─PC match───► core FIFO ─┘      ▲
+    stimulus port (bus) ──────► sw FIFO ─┤
+    retire port ─PC match───► core FIFO ─┼─► merge ─► record FIFO ─► serializer ─► byte stream
+    console bytes (boards) ─► console FIFO ┘    ▲
                                    drops ───────┘ OVERFLOW records
     capture stage ──────────────────────────────► latency statistics (lossless)
 
@@ -48,6 +49,15 @@ def crc8_bits(data_bits):
             x = x ^ data_bits[b]
         out.append(x)
     return Cat(*out)
+
+
+def _priority_pick(sources, sink):
+    """Move one record from the first readable source into sink."""
+    stmt = None
+    for f in sources:
+        move = [f.re.eq(1), sink.we.eq(1), sink.din.eq(f.dout)]
+        stmt = If(f.readable, *move) if stmt is None else stmt.Elif(f.readable, *move)
+    return [stmt]
 
 
 class RetirePort:
@@ -98,6 +108,9 @@ class TraceUnit(Module, AutoCSR):
         self.retire = RetirePort()
         self.bus = wishbone.Interface()      # stimulus ports: word i = channel i
         self.source = stream.Endpoint([("data", 8)])
+        # Console bytes, carried in-band as CONSOLE records where the board has
+        # one serial link for both (never dropped: back-pressure instead).
+        self.console = stream.Endpoint([("data", 8)])
 
         self._enable = CSRStorage(1, description="Record events while set.")
         self._rise_en = CSRStorage(n_hw, reset=2**n_hw - 1, description="Record rising edges of these lines.")
@@ -183,6 +196,13 @@ class TraceUnit(Module, AutoCSR):
             self.comb += d.eq(valid & ~f.writable)
             drop_now.append(d)
             fifos.append(f)
+        cf = SyncFIFO(REC_WIDTH, class_fifo_depth)
+        self.submodules.console_fifo = cf
+        self.comb += [
+            cf.we.eq(self.console.valid), self.console.ready.eq(cf.writable),
+            cf.din.eq(Cat(Constant(rec.TYPE_CONSOLE, 8), ts[:48], self.console.data)),
+        ]
+        fifos.append(cf)
 
         self.submodules.fifo = fifo = SyncFIFOBuffered(REC_WIDTH, fifo_depth)
         self.comb += self._level.status.eq(fifo.level)
@@ -214,7 +234,7 @@ class TraceUnit(Module, AutoCSR):
         # still get out.
         last_was_overflow = Signal()
         any_class = Signal()
-        self.comb += any_class.eq(fifos[0].readable | fifos[1].readable | fifos[2].readable)
+        self.comb += any_class.eq(Cat(*[f.readable for f in fifos]) != 0)
         self.sync += If(fifo.writable & ~time_hi_pending, last_was_overflow.eq(report))
         self.comb += If(fifo.writable,
             If(time_hi_pending,
@@ -225,13 +245,7 @@ class TraceUnit(Module, AutoCSR):
                 report.eq(1),
                 fifo.we.eq(1),
                 fifo.din.eq(Cat(Constant(rec.TYPE_OVERFLOW, 8), ts[:48], pending)),
-            ).Elif(fifos[0].readable,
-                fifos[0].re.eq(1), fifo.we.eq(1), fifo.din.eq(fifos[0].dout),
-            ).Elif(fifos[1].readable,
-                fifos[1].re.eq(1), fifo.we.eq(1), fifo.din.eq(fifos[1].dout),
-            ).Elif(fifos[2].readable,
-                fifos[2].re.eq(1), fifo.we.eq(1), fifo.din.eq(fifos[2].dout),
-            )
+            ).Elif(any_class, *_priority_pick(fifos, fifo))
         )
 
         self.submodules.serializer = ser = Serializer(fifo)

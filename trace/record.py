@@ -25,10 +25,11 @@ TYPE_SW = 0x02        # payload: data [31:0], channel [39:32]
 TYPE_CORE = 0x03      # payload: pc [31:0], kind [39:32], arg [47:40]
 TYPE_OVERFLOW = 0x04  # payload: records dropped since the previous OVERFLOW [31:0]
 TYPE_TIME_HI = 0x05   # payload: timestamp bits [63:48] in [15:0]
+TYPE_CONSOLE = 0x06   # payload: one console byte in [7:0] (boards: console and trace share the link)
 
 TYPE_NAMES = {
     TYPE_HW: "hw", TYPE_SW: "sw", TYPE_CORE: "core",
-    TYPE_OVERFLOW: "overflow", TYPE_TIME_HI: "time_hi",
+    TYPE_OVERFLOW: "overflow", TYPE_TIME_HI: "time_hi", TYPE_CONSOLE: "console",
 }
 
 # TYPE_CORE kinds.
