@@ -11,7 +11,7 @@ from irqlab.host.decode import read_trace
 from irqlab.soc.cpus import CORES, core_info
 from irqlab.soc.soc import ROM_SIZE
 
-BOARDS = ["sim"]
+BOARDS = ["sim", "ulx3s", "arty"]
 
 
 class BenchError(Exception):
@@ -24,8 +24,7 @@ class UnknownBoard(ValueError):
 
 def check_board(board):
     if board not in BOARDS:
-        raise UnknownBoard(f"unknown board '{board}' (known: {', '.join(BOARDS)}; "
-                           f"ulx3s and arty arrive with the boards issue)")
+        raise UnknownBoard(f"unknown board '{board}' (known: {', '.join(BOARDS)})")
 
 
 def git_revision():
@@ -52,9 +51,16 @@ def run_core(core, config, out_dir, progress, probe_path=None):
     progress.done()
     if run.exit_code != 0:
         raise BenchError(f"{core}: firmware exited with {run.exit_code}; console:\n{run.console[-800:]}")
+    res = core_results(core, trace_path, sim_clock_hz(), fw_config, out_dir)
+    res["sim"] = run.sim_log.strip().splitlines()[-1] if run.sim_log.strip() else ""
+    return res
+
+
+def core_results(core, trace_path, clock_hz, fw_config, out_dir):
+    """The results entry of one core from its trace (simulation or board)."""
+    info = core_info(core)
     records, stats = read_trace(trace_path)
-    clock = sim_clock_hz()
-    res = analysis.analyze(records, clock)
+    res = analysis.analyze(records, clock_hz)
     for name, t in res["tests"].items():
         t["histogram"] = report.histogram(t.pop("_values"))
     res.update({
@@ -66,7 +72,6 @@ def run_core(core, config, out_dir, progress, probe_path=None):
                   "skipped_bytes": stats.skipped_bytes, "seq_lost": stats.seq_lost},
         "trace_file": os.path.relpath(trace_path, out_dir),
         "firmware_config": fw_config,
-        "sim": run.sim_log.strip().splitlines()[-1] if run.sim_log.strip() else "",
     })
     return res
 
@@ -74,6 +79,25 @@ def run_core(core, config, out_dir, progress, probe_path=None):
 def sim_clock_hz():
     from irqlab.boards.sim.target import SYS_CLK_FREQ
     return SYS_CLK_FREQ
+
+
+def new_results(board, clock_hz):
+    return {
+        "irqlab": "0.1.0",
+        "git": git_revision(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "board": board,
+        "clock_hz": clock_hz,
+        "config": {},
+        "cores": {},
+    }
+
+
+def write_outputs(results, out_dir):
+    report.write_json(results, os.path.join(out_dir, "bench.json"))
+    plotted = report.plot_latency(results, os.path.join(out_dir, "latency.png"))
+    report.write_text(os.path.join(out_dir, "report.md"),
+                      report.markdown(results, "latency.png" if plotted else None))
 
 
 def bench(cores=None, board="sim", out_dir=None, config=None, progress=None):
@@ -84,22 +108,10 @@ def bench(cores=None, board="sim", out_dir=None, config=None, progress=None):
     out_dir = out_dir or paths.RESULTS
     os.makedirs(out_dir, exist_ok=True)
     config = dict(config or {})
-    results = {
-        "irqlab": "0.1.0",
-        "git": git_revision(),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "board": board,
-        "clock_hz": sim_clock_hz(),
-        "config": config,
-        "cores": {},
-    }
+    results = new_results(board, sim_clock_hz())
     for c in cores:
         results["cores"][c] = run_core(c, config, out_dir, progress)
         # What the firmware ran with: its defaults plus the overrides.
         results["config"] = results["cores"][c].pop("firmware_config")
-    report.write_json(results, os.path.join(out_dir, "bench.json"))
-    plotted = report.plot_latency(results, os.path.join(out_dir, "latency.png"))
-    with open(os.path.join(out_dir, "report.md.tmp"), "w") as f:
-        f.write(report.markdown(results, "latency.png" if plotted else None))
-    os.replace(os.path.join(out_dir, "report.md.tmp"), os.path.join(out_dir, "report.md"))
+    write_outputs(results, out_dir)
     return results

@@ -30,8 +30,21 @@ def cmd_bench(args):
         config["tp_phases"] = args.phases
     if args.only:
         config["tests"] = {"latency": 1, "throughput": 2}[args.only]
-    results = bench(_cores(args.cores), args.board, args.out, config, Progress())
-    out = args.out or __import__("irqlab.paths", fromlist=["RESULTS"]).RESULTS
+    from irqlab import paths
+    if args.port:
+        from irqlab.hwbench import bench_board
+        from irqlab.bench import BenchError
+        cores = _cores(args.cores) or []
+        if len(cores) != 1:
+            raise BenchError("on a board, name the core of the loaded bitstream: --cores NAME")
+        out = args.out or os.path.join(paths.RESULTS, args.board)
+        results = bench_board(args.board, cores[0], args.port, config, out, Progress(), baudrate=args.baud)
+    else:
+        if args.board != "sim":
+            from irqlab.bench import BenchError
+            raise BenchError(f"--board {args.board} needs --port (the board's serial device)")
+        results = bench(_cores(args.cores), args.board, args.out, config, Progress())
+        out = args.out or paths.RESULTS
     print()
     print(f"irqlab benchmark: {results['board']}, {results['clock_hz'] / 1e6:.0f} MHz, git {results['git']}")
     print(report.table(results))
@@ -62,9 +75,11 @@ def cmd_load(args):
 
 def cmd_run(args):
     from irqlab import sim
-    from irqlab.bench import check_board
+    from irqlab.bench import BenchError, check_board
     from irqlab.progress import Progress
     check_board(args.board)
+    if args.board != "sim":
+        raise BenchError("`irqlab run` simulates; on a board use `irqlab bench --board B --port DEV`")
     p = Progress()
     m = sim.ensure_model(args.core, p)
     image = sim.load_image(m, sim.build_firmware(m, args.app, p))
@@ -135,6 +150,8 @@ def parser():
     p.add_argument("--phases", type=int, help="stimulation phases in the throughput test (default 8)")
     p.add_argument("--seed", type=lambda s: int(s, 0), help="arrival-jitter seed")
     p.add_argument("--only", choices=["latency", "throughput"])
+    p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
+    p.add_argument("--baud", type=int, default=3_000_000)
     p.set_defaults(fn=cmd_bench)
 
     p = sub.add_parser("build", help="build the simulation model, or a board's bitstream and report")

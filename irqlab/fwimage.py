@@ -8,7 +8,9 @@ import struct
 
 CONFIG_MAGIC = 0x69726C31
 CONFIG_FIELDS = ["magic", "tests", "lat_count", "lat_period", "lat_jitter", "seed",
-                 "tp_phases", "tp_high", "tp_low", "hist_shift"]
+                 "tp_phases", "tp_high", "tp_low", "hist_shift", "flags"]
+FLAG_BOOT_WAIT = 1
+FLAG_TRACE_LEAN = 2
 CONFIG_SIZE_FROM_END = 256
 
 
@@ -17,6 +19,7 @@ class ImageError(Exception):
 
 
 def load_image(bin_path, rom_size):
+    """The image padded to its memory's size (ROM, or main RAM for loaded firmware)."""
     with open(bin_path, "rb") as f:
         data = bytearray(f.read())
     if len(data) > rom_size:
@@ -48,3 +51,13 @@ def to_readmemh(image):
     """The ROM image as the $readmemh text the simulation loads (one word a line)."""
     words = struct.unpack(f"<{len(image) // 4}I", bytes(image))
     return "".join(f"{w:08x}\n" for w in words)
+
+
+def crc32(data):
+    import zlib
+    return zlib.crc32(bytes(data)) & 0xFFFFFFFF
+
+
+def load_frame(image):
+    """What the ROM's boot code expects for 'load and run': 'L', length, CRC-32, bytes."""
+    return b"L" + len(image).to_bytes(4, "little") + crc32(image).to_bytes(4, "little") + bytes(image)

@@ -93,13 +93,15 @@ def ensure_model(core, progress=None):
     return model
 
 
-def build_firmware(model, app="bench", progress=None):
+def build_firmware(model, app="bench", progress=None, layout="rom"):
+    """Build firmware against the model's headers; layout 'ram' links it for
+    main RAM (loaded over the serial link by the ROM's boot code)."""
     info = core_info(model.core)
-    out = os.path.join(model.dir, "fw", app)
+    out = os.path.join(model.dir, "fw", f"{app}-{layout}")
     os.makedirs(out, exist_ok=True)
     cpuflags = f"-march={info.march} -misa-spec=2.2 -mabi=ilp32"
     _run_logged(["make", "-C", paths.FW, f"APP={app}", f"INC={model.include}", f"CORE={info.entry}",
-                 f"CPUFLAGS={cpuflags}", f"OUT={out}"],
+                 f"CPUFLAGS={cpuflags}", f"OUT={out}", f"LAYOUT={layout}"],
                 os.path.join(out, "build.log"), f"firmware '{app}' for {model.core}")
     return os.path.join(out, app + ".bin")
 
@@ -119,7 +121,8 @@ class RunResult:
     sim_log: str
 
 
-def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progress=None, label=None):
+def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progress=None, label=None,
+        console_in=None):
     """Run the model with a ROM image; the trace is captured over the
     simulator's socket with the host's capture code and written to trace_path."""
     label = label or model.core
@@ -135,6 +138,10 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
                "--console-file", os.path.join(rundir, "console.txt")]
         if probe_path:
             cmd += ["--probe-file", os.path.abspath(probe_path)]
+        if console_in:
+            with open(os.path.join(rundir, "console-in.bin"), "wb") as f:
+                f.write(console_in)
+            cmd += ["--console-in", os.path.join(rundir, "console-in.bin")]
         log_path = os.path.join(rundir, "sim.log")
         with open(log_path, "w") as log:
             proc = subprocess.Popen(cmd, cwd=rundir, stdout=subprocess.DEVNULL, stderr=log)
@@ -170,8 +177,8 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
         shutil.rmtree(rundir, ignore_errors=True)
 
 
-def load_image(model, bin_path, **config):
-    image = fwimage.load_image(bin_path, ROM_SIZE)
+def load_image(model, bin_path, size=ROM_SIZE, **config):
+    image = fwimage.load_image(bin_path, size)
     if config:
-        fwimage.patch_config(image, ROM_SIZE, **config)
+        fwimage.patch_config(image, size, **config)
     return image

@@ -28,6 +28,7 @@ MTIMER_IRQ = 7
 STIM_BASE = 0x90000000
 ROM_SIZE = 0x8000
 SRAM_SIZE = 0x4000
+MAIN_RAM_SIZE = 0x8000   # firmware loaded over the serial link runs here
 
 
 class IrqlabSoC(SoCCore):
@@ -45,6 +46,7 @@ class IrqlabSoC(SoCCore):
             # simulation can swap firmware without rebuilding.
             integrated_rom_init=rom_init if rom_init is not None else [0] * (ROM_SIZE // 4),
             integrated_sram_size=SRAM_SIZE,
+            integrated_main_ram_size=MAIN_RAM_SIZE,
             with_timer=False,
             **kwargs)
 

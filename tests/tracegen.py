@@ -40,3 +40,9 @@ def latency_trace(latencies, gap=500, t0=1000):
         t += gap
     tb.sw(t, CH_TEST_END, TEST_LATENCY)
     return tb.bytes()
+
+
+def console(tb, ts, text):
+    for i, ch in enumerate(text):
+        tb.add(rec.TYPE_CONSOLE, ts + i, ord(ch))
+    return tb

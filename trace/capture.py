@@ -12,6 +12,7 @@ import time
 from urllib.parse import urlparse
 
 from irqlab.host.decode import Decoder
+from irqlab.host.record import TYPE_CONSOLE
 
 
 class CaptureError(Exception):
@@ -43,6 +44,9 @@ class _SocketStream:
             raise CaptureError(f"trace socket failed: {e.strerror or e}") from None
         return None if data == b"" else data
 
+    def write(self, data):
+        self.sock.sendall(data)
+
     def close(self):
         self.sock.close()
 
@@ -59,6 +63,10 @@ class _SerialStream:
         self.ser.timeout = timeout
         return self.ser.read(max(1, self.ser.in_waiting))
 
+    def write(self, data):
+        self.ser.write(data)
+        self.ser.flush()
+
     def close(self):
         self.ser.close()
 
@@ -73,14 +81,21 @@ def open_stream(url, baudrate=3_000_000, connect_timeout=10.0):
 
 
 def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None,
-            baudrate=3_000_000, connect_timeout=10.0):
+            baudrate=3_000_000, connect_timeout=10.0, send=None, until_console=None, on_console=None):
     """Read until the peer closes (simulator), `idle_timeout` seconds without
-    data, or `max_seconds`. Returns the live decoder's statistics."""
+    data, `max_seconds`, or (boards) until the console text carried in the
+    trace contains `until_console` (then 0.5 s more to drain). `send` is
+    written to the link first (e.g. a firmware load frame). Returns the live
+    decoder's statistics; its console text is in .console."""
     stream = open_stream(url, baudrate, connect_timeout)
     decoder = Decoder()
+    console = []
+    stop_at = None
     tmp = out_path + ".part"
     t0 = last_data = time.monotonic()
     try:
+        if send:
+            stream.write(send)
         with open(tmp, "wb") as f:
             while True:
                 data = stream.read_some(0.2)
@@ -89,15 +104,25 @@ def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None
                     break
                 if data:
                     f.write(data)
-                    decoder.feed(data)
+                    for r in decoder.feed(data):
+                        if r.type == TYPE_CONSOLE:
+                            ch = chr(r.payload & 0xFF)
+                            console.append(ch)
+                            if on_console:
+                                on_console(ch)
                     last_data = now
                     if on_progress:
                         on_progress(decoder.stats)
+                    if until_console and stop_at is None and until_console in "".join(console[-200:]):
+                        stop_at = now + 0.5
+                if stop_at is not None and now >= stop_at:
+                    break
                 if idle_timeout is not None and now - last_data > idle_timeout:
                     break
                 if max_seconds is not None and now - t0 > max_seconds:
                     break
         decoder.finish()
+        decoder.stats.console = "".join(console)
         os.replace(tmp, out_path)
     except BaseException:
         if os.path.exists(tmp):

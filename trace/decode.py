@@ -38,6 +38,7 @@ class DecodeStats:
     hw_dropped: int = 0         # events the trace unit dropped (OVERFLOW records)
     truncated_bytes: int = 0    # incomplete record at the end
     by_type: dict = field(default_factory=dict)
+    console: str = ""           # console text carried in CONSOLE records (boards)
 
     @property
     def intact(self):

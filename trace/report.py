@@ -65,6 +65,10 @@ def write_json(results, path):
     _atomic_write(path, json.dumps(results, indent=1, sort_keys=False) + "\n")
 
 
+def write_text(path, text):
+    _atomic_write(path, text)
+
+
 def histogram(values):
     h = {}
     for v in values:

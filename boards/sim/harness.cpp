@@ -1,7 +1,8 @@
 // irqlab simulation harness: clocks the Verilated SoC and connects its byte
 // streams to the host.
 //
-//   console (UART stream)  -> stdout (and --console-file)
+//   console (UART stream)  -> stdout (and --console-file); --console-in FILE is
+//                             fed to the console input (the boot code's loader)
 //   trace stream           -> --trace-tcp PORT (waits for one client first, so
 //                             nothing is lost) or --trace-file PATH
 //   RTL probes             -> --probe-file PATH: one line per change of a traced
@@ -90,6 +91,7 @@ int main(int argc, char **argv) {
     Verilated::commandArgs(argc, argv);
     int trace_port = -1;
     const char *trace_path = nullptr, *probe_path = nullptr, *console_path = nullptr;
+    const char *console_in_path = nullptr;
     uint64_t max_cycles = 2000000000ull;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -101,6 +103,7 @@ int main(int argc, char **argv) {
         else if (a == "--trace-file") trace_path = next();
         else if (a == "--probe-file") probe_path = next();
         else if (a == "--console-file") console_path = next();
+        else if (a == "--console-in") console_in_path = next();
         else if (a == "--max-cycles") max_cycles = strtoull(next(), nullptr, 0);
         else if (a.rfind("+", 0) == 0) continue;  // Verilator plusargs
         else { fprintf(stderr, "irqlab-sim: unknown option %s\n", a.c_str()); return 2; }
@@ -115,6 +118,16 @@ int main(int argc, char **argv) {
     FILE *probe = probe_path ? fopen(probe_path, "w") : nullptr;
     FILE *console = console_path ? fopen(console_path, "w") : nullptr;
 
+    std::vector<uint8_t> console_in;
+    if (console_in_path) {
+        FILE *f = fopen(console_in_path, "rb");
+        if (!f) { fprintf(stderr, "irqlab-sim: cannot read %s\n", console_in_path); return 2; }
+        int ch;
+        while ((ch = fgetc(f)) != EOF) console_in.push_back((uint8_t)ch);
+        fclose(f);
+    }
+    size_t console_in_pos = 0;
+
     auto *top = new VTOP;
     top->serial_sink_valid = 0;
     top->serial_source_ready = 1;
@@ -128,10 +141,16 @@ int main(int argc, char **argv) {
     int code = 3;
     for (; cycle < max_cycles; cycle++) {
         if (cycle == 8) top->sys_rst = 0;
+        // Console input: one byte offered at a time, taken when the SoC is ready.
+        bool offered = console_in_pos < console_in.size() && cycle > 8;
+        top->serial_sink_valid = offered;
+        if (offered) top->serial_sink_data = console_in[console_in_pos];
         top->sys_clk = 0;
         top->eval();
+        bool taken = offered && top->serial_sink_ready;
         top->sys_clk = 1;
         top->eval();
+        if (taken) console_in_pos++;
         // Outputs now hold this cycle's values; with ready held at 1 a valid
         // byte is consumed at the next edge.
         if (top->serial_source_valid) {

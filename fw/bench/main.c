@@ -19,8 +19,14 @@ static volatile uint32_t handled;
 _Static_assert(IRQ == 8, "generator line 0 is expected on core interrupt input 8");
 void irq_handler_8(void) {
     stim(CH_HANDLER_ENTRY, handled);
+#ifdef CSR_HANDLER_GPIO_BASE
+    handler_gpio_out_write(1);   /* boards: a logic analyzer's view of handler entry */
+#endif
     gen_ack(1u << LINE);
     handled++;
+#ifdef CSR_HANDLER_GPIO_BASE
+    handler_gpio_out_write(0);
+#endif
 }
 
 /* Work the core does while waiting: loads, stores, multiplies and branches,
@@ -95,6 +101,13 @@ int main(void) {
     console_printf("irqlab bench firmware on %s\n", CONFIG_CPU_HUMAN_NAME);
     irq_init();
     irq_enable(IRQ);
+    if (c->flags & CONFIG_TRACE_LEAN) {
+        /* A slow link (a board's UART): only A (generator line 0 rising) and
+         * the phase envelope; B and the rest come from the software events
+         * and the lossless on-chip statistics. */
+        tracer_rise_en_write((1u << 0) | (1u << 8));
+        tracer_fall_en_write(1u << 8);
+    }
     tracer_enable_write(1);
     irq_global_enable();
 

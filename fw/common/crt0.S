@@ -20,5 +20,6 @@ _start:
     sw zero, 0(a1)
     addi a1, a1, 4
     j 3b
-4:  call main
+4:  call boot
+    call main
     call irqlab_exit

@@ -14,12 +14,21 @@ const volatile struct bench_config bench_config = {
     .tp_high = 20000,
     .tp_low = 4000,
     .hist_shift = 1,
+    .flags = 0,
 };
 
 void console_putc(char c) {
     while (uart_txfull_read())
         ;
     uart_rxtx_write((unsigned char)c);
+}
+
+int console_getc(void) {
+    while (uart_rxempty_read())
+        ;
+    int c = uart_rxtx_read();
+    uart_ev_pending_write(2);   /* pops the RX FIFO */
+    return c;
 }
 
 void console_puts(const char *s) {

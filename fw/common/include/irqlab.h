@@ -43,11 +43,15 @@ struct bench_config {
     uint32_t tp_high;           /* cycles of a stimulation phase */
     uint32_t tp_low;            /* cycles of the pause after it */
     uint32_t hist_shift;        /* on-chip histogram bin width = 2^shift */
+    uint32_t flags;             /* CONFIG_* below */
 };
+#define CONFIG_BOOT_WAIT 1u       /* ROM image: wait for the host ('g' run, 'L' load) */
+#define CONFIG_TRACE_LEAN 2u      /* trace only what the figures need (slow links) */
 #define CONFIG_MAGIC 0x69726c31u  /* "irl1" */
 extern const volatile struct bench_config bench_config;
 
 void console_putc(char c);
+int console_getc(void);
 void console_puts(const char *s);
 void console_printf(const char *fmt, ...);
 void irqlab_exit(int code) __attribute__((noreturn));

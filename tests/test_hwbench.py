@@ -1,0 +1,91 @@
+"""The board path of the host tool, against a stand-in board on a socket:
+the firmware goes out as a CRC-checked load frame for main RAM, the trace
+comes back with the console inside it, and the bench stops at the firmware's
+exit line and reports the same figures as in simulation."""
+
+import socket
+import threading
+import zlib
+
+import pytest
+
+from irqlab import boardbuild, fwimage
+from irqlab.bench import BenchError
+from irqlab.hwbench import bench_board
+from irqlab.host import record as rec
+from irqlab.host.analysis import CH_HANDLER_ENTRY, CH_TEST_BEGIN, CH_TEST_END, TEST_LATENCY
+from irqlab.soc.soc import MAIN_RAM_SIZE
+
+from tracegen import TraceBuilder, console
+
+LATENCIES = [41, 40, 44, 40, 52]
+
+
+def board_reply(ok=True):
+    tb = TraceBuilder().time_hi(0)
+    console(tb, 10, f"irqlab boot: loaded {MAIN_RAM_SIZE} bytes\n")
+    tb.sw(1000, CH_TEST_BEGIN, TEST_LATENCY)
+    t = 2000
+    for lat in LATENCIES:
+        tb.hw(t, rise=1 << rec.HW_GEN_LINE)
+        tb.sw(t + lat, CH_HANDLER_ENTRY)
+        t += 20000
+    tb.sw(t, CH_TEST_END, TEST_LATENCY)
+    console(tb, t + 10, "irqlab: exit 0\n" if ok else "irqlab: exception mcause=2\n")
+    return tb.bytes()
+
+
+class FakeBoard(threading.Thread):
+    """Accepts one connection, checks the load frame, answers with a trace."""
+
+    def __init__(self, ok=True):
+        super().__init__(daemon=True)
+        self.srv = socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(1)
+        self.port = self.srv.getsockname()[1]
+        self.ok = ok
+        self.frame_ok = None
+
+    def run(self):
+        c, _ = self.srv.accept()
+        with c:
+            buf = b""
+            while len(buf) < 9:
+                buf += c.recv(4096)
+            n = int.from_bytes(buf[1:5], "little")
+            while len(buf) < 9 + n:
+                buf += c.recv(65536)
+            image = buf[9:9 + n]
+            self.frame_ok = (buf[0:1] == b"L" and n == MAIN_RAM_SIZE
+                             and zlib.crc32(image) == int.from_bytes(buf[5:9], "little"))
+            c.sendall(board_reply(self.ok))
+            c.recv(1)   # wait for the host to close
+
+
+@pytest.fixture(scope="module")
+def headers():
+    # The board's generated software headers (no FPGA flow needed).
+    d = boardbuild.board_dir("ulx3s", "vexriscv")
+    boardbuild._generate("ulx3s", "vexriscv", d, dict(boardbuild.BOARDS["ulx3s"][2]))
+    return d
+
+
+def test_board_bench_over_the_serial_link(headers, tmp_path):
+    board = FakeBoard()
+    board.start()
+    res = bench_board("ulx3s", "vexriscv", f"socket://127.0.0.1:{board.port}", out_dir=str(tmp_path),
+                      max_seconds=30)
+    assert board.frame_ok
+    s = res["cores"]["vexriscv"]["tests"]["latency"]["latency"]
+    assert (s["count"], s["min"], s["median"], s["max"]) == (5, 40, 41, 52)
+    assert res["config"]["flags"] & fwimage.FLAG_TRACE_LEAN
+    assert (tmp_path / "bench.json").exists() and (tmp_path / "trace-vexriscv.bin").exists()
+
+
+def test_board_that_fails_is_reported(headers, tmp_path):
+    board = FakeBoard(ok=False)
+    board.start()
+    with pytest.raises(BenchError, match="did not finish"):
+        bench_board("ulx3s", "vexriscv", f"socket://127.0.0.1:{board.port}", out_dir=str(tmp_path),
+                    max_seconds=3)

@@ -1,0 +1,45 @@
+"""The serial boot path boards use, exercised in simulation: the ROM image
+waits for the host, loads a firmware image sent over the console link into
+main RAM (CRC-checked) and runs it; a corrupted image is refused."""
+
+import pytest
+
+from irqlab import fwimage, sim
+from irqlab.host import analysis
+from irqlab.host.decode import read_trace
+from irqlab.soc.soc import MAIN_RAM_SIZE
+
+CORE = "vexriscv"
+
+
+@pytest.fixture(scope="module")
+def images():
+    model = sim.ensure_model(CORE)
+    rom = sim.load_image(model, sim.build_firmware(model), flags=fwimage.FLAG_BOOT_WAIT,
+                         tests=1, lat_count=20)
+    ram = sim.load_image(model, sim.build_firmware(model, layout="ram"), size=MAIN_RAM_SIZE,
+                         tests=1, lat_count=50)
+    return model, rom, ram
+
+
+def latency_count(trace_path):
+    records, _ = read_trace(trace_path)
+    return analysis.analyze(records, 100e6)["tests"]["latency"]["latency"]["count"]
+
+
+def test_loaded_firmware_runs_from_main_ram(images, tmp_path):
+    model, rom, ram = images
+    r = sim.run(model, rom, str(tmp_path / "t.bin"), console_in=fwimage.load_frame(ram))
+    assert r.exit_code == 0, r.console
+    assert f"irqlab boot: loaded {MAIN_RAM_SIZE} bytes" in r.console
+    assert latency_count(r.trace_path) == 50          # the loaded image's configuration
+
+
+def test_corrupt_image_is_refused_and_rom_runs(images, tmp_path):
+    model, rom, ram = images
+    frame = bytearray(fwimage.load_frame(ram))
+    frame[100] ^= 0x55
+    r = sim.run(model, rom, str(tmp_path / "t.bin"), console_in=bytes(frame) + b"g")
+    assert r.exit_code == 0, r.console
+    assert "CRC mismatch" in r.console
+    assert latency_count(r.trace_path) == 20          # the ROM image's configuration
