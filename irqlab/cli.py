@@ -31,6 +31,8 @@ def cmd_bench(args):
     if args.only:
         config["tests"] = {"latency": 1, "throughput": 2}[args.only]
     from irqlab import paths
+    from irqlab.bench import check_board
+    check_board(args.board)
     if args.port:
         from irqlab.hwbench import bench_board
         from irqlab.bench import BenchError
