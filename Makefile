@@ -1,11 +1,15 @@
 # irqlab: the two commands of the README, and a few helpers.
 #   make bench   install what is missing, build, run the benchmark in simulation, print the table
 #   make test    the test suite (what CI runs)
+#   make bitstream BOARD=ulx3s|arty CORE=vexriscv    a board build (bitstreams/)
 VENV := .venv
 IRQLAB := $(VENV)/bin/irqlab
 PYTEST_ARGS ?=
 
-.PHONY: all setup bench test clean distclean
+BOARD ?= ulx3s
+CORE ?= vexriscv
+
+.PHONY: all setup bench test bitstream load clean distclean
 
 all: bench
 
@@ -18,8 +22,20 @@ bench: setup
 test: setup
 	$(VENV)/bin/python -m pytest -q $(PYTEST_ARGS) tests
 
+bitstream: setup
+	$(IRQLAB) build --board $(BOARD) --core $(CORE)
+
+load: setup
+	$(IRQLAB) load --board $(BOARD) --core $(CORE)
+
 clean:
 	rm -rf build results
 
-distclean: clean
+distbitstream: setup
+	$(IRQLAB) build --board $(BOARD) --core $(CORE)
+
+load: setup
+	$(IRQLAB) load --board $(BOARD) --core $(CORE)
+
+clean: clean
 	rm -rf $(VENV)

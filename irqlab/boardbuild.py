@@ -35,7 +35,7 @@ def board_dir(board, core):
     return os.path.join(paths.BUILD, "boards", f"{board}-{core}")
 
 
-def _generate(board, core, out_dir, options, rom_bin=None, run=False, tools_path=None, log=None):
+def _generate(board, core, out_dir, options, rom_bin=None, run=False, tools_path=None, log=None, env_extra=None):
     """Run the LiteX generation (and the FPGA flow if run) in a subprocess."""
     module, cls, _ = BOARDS[board]
     script = (
@@ -62,6 +62,7 @@ def _generate(board, core, out_dir, options, rom_bin=None, run=False, tools_path
     env = dict(os.environ)
     if tools_path:
         env["PATH"] = tools_path + os.pathsep + env["PATH"]
+    env.update(env_extra or {})
     log = log or os.path.join(out_dir, "generate.log")
     os.makedirs(out_dir, exist_ok=True)
     with open(log, "w") as f:
@@ -158,10 +159,28 @@ ARTY_TOOLS = {
     "vivado": ["vivado"],
     "openxc7": ["yosys", "nextpnr-xilinx", "fasm2frames", "xc7frames2bit"],
 }
+ARTY_PARTS = {"a7-35": "xc7a35ticsg324", "a7-100": "xc7a100tcsg324"}   # nextpnr-xilinx chipdb names
+
+
+def _openxc7_env(variant, have_tools):
+    """LiteX's openXC7 flow needs CHIPDB (nextpnr-xilinx chip databases) and
+    PRJXRAY_DB_DIR already when it writes the project. With the toolchain
+    installed, the user's settings are used; without it, empty placeholders
+    let the project be generated (set both and build again to use it)."""
+    if have_tools and os.environ.get("CHIPDB") and os.environ.get("PRJXRAY_DB_DIR"):
+        return {}
+    root = os.path.join(paths.BUILD, "openxc7-placeholder")
+    chipdb, prjxray = os.path.join(root, "chipdb"), os.path.join(root, "prjxray-db")
+    os.makedirs(chipdb, exist_ok=True)
+    os.makedirs(prjxray, exist_ok=True)
+    open(os.path.join(chipdb, ARTY_PARTS[variant] + ".bin"), "a").close()
+    return {"CHIPDB": chipdb, "PRJXRAY_DB_DIR": prjxray}
+
+
 ARTY_INSTALL = {
     "vivado": "AMD/Xilinx Vivado (ML Standard edition is free) on PATH",
-    "openxc7": "the openXC7 toolchain (yosys, nextpnr-xilinx with its chip database, "
-               "fasm2frames, xc7frames2bit) on PATH",
+    "openxc7": "the openXC7 toolchain (yosys, nextpnr-xilinx, fasm2frames, xc7frames2bit) on PATH "
+               "with CHIPDB and PRJXRAY_DB_DIR set",
 }
 
 
@@ -172,8 +191,9 @@ def _build_arty(core, d, options, fw, step):
         out = os.path.join(d, tc)
         have = all(shutil.which(t) for t in tools)
         step(f"arty/{core}: {'building with' if have else 'generating the project for'} {tc}")
+        env = _openxc7_env(options["variant"], have) if tc == "openxc7" else {}
         _generate("arty", core, out, {**options, "toolchain": tc}, rom_bin=fw, run=have,
-                  log=os.path.join(out, "flow.log"))
+                  log=os.path.join(out, "flow.log"), env_extra=env)
         report["projects"][tc] = os.path.relpath(os.path.join(out, "gateware"), paths.ROOT)
         bit = os.path.join(out, "gateware", TOP + ".bit")
         if have and os.path.exists(bit):
@@ -248,6 +268,39 @@ def _write_report(name, report):
         json.dump(report, f, indent=1)
         f.write("\n")
     os.replace(tmp, path)
+    write_resources_table()
+
+
+def write_resources_table():
+    """bitstreams/RESOURCES.md: one row per board build report found."""
+    rows_ecp5, rows_xc7 = [], []
+    for fn in sorted(os.listdir(BITSTREAMS)):
+        if not fn.endswith(".json"):
+            continue
+        with open(os.path.join(BITSTREAMS, fn)) as f:
+            r = json.load(f)
+        if r.get("board") == "ulx3s":
+            fmax = min((c["fmax_mhz"] for c in r["clocks"].values()), default=0)
+            rows_ecp5.append(f"| {r['core']} | {r['device']} | {r['luts']} | {r['flip_flops']} | {r['block_ram']} "
+                             f"| {r['dsp']} | {fmax:.1f} | {r['sys_clk_mhz']:.0f} | {'yes' if r['timing_met'] else 'NO'} |")
+        elif r.get("board") == "arty":
+            e = r["estimate"]
+            rows_xc7.append(f"| {r['core']} | {r['variant']} | {e['luts']} | {e['flip_flops']} | {e['bram36']} | "
+                            f"{e['bram18']} | {e['lutram']} | {e['dsp']} | {r['sys_clk_mhz']:.0f} |")
+    text = ["# Resources and Fmax per core", "",
+            "Written by `irqlab build --board ...` from its reports (`bitstreams/<board>-<core>.json`).", ""]
+    if rows_ecp5:
+        text += ["## ULX3S (ECP5, yosys + nextpnr-ecp5, whole SoC)", "",
+                 "| core | device | LUT4 | FF | DP16KD | MULT18 | Fmax MHz | clock MHz | timing met |",
+                 "|---|---|---|---|---|---|---|---|---|", *rows_ecp5, ""]
+    if rows_xc7:
+        text += ["## Arty A7 (Artix-7, yosys synth_xilinx estimate, whole SoC, no place and route)", "",
+                 "| core | variant | LUT | FF | RAMB36 | RAMB18 | LUTRAM | DSP48 | clock MHz |",
+                 "|---|---|---|---|---|---|---|---|---|", *rows_xc7, ""]
+    path = os.path.join(BITSTREAMS, "RESOURCES.md")
+    with open(path + ".tmp", "w") as f:
+        f.write("\n".join(text))
+    os.replace(path + ".tmp", path)
 
 
 def summary(r):

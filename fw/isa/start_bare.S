@@ -13,7 +13,6 @@ _start:
     csrw mtvec, t0
     j isa_body
 
-    .text
     .globl isa_finish
 isa_finish:
     li t0, MAGIC_SIG_BEGIN

@@ -5,7 +5,6 @@
 _start:
     j isa_body
 
-    .text
     .globl isa_finish
 isa_finish:
     li a0, 1                      /* fd: stdout */

@@ -1,0 +1,53 @@
+"""Board builds: the ULX3S bitstream of the default core through the open ECP5
+flow (timing met, read back as the right device), and the Arty projects for
+Vivado and openXC7 with a yosys utilization estimate. Minutes each."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from irqlab import boardbuild, paths
+from irqlab.progress import Progress
+
+CORE = "vexriscv"
+
+
+@pytest.fixture(scope="module")
+def ulx3s():
+    return boardbuild.build("ulx3s", CORE, Progress())
+
+
+def test_ulx3s_bitstream_meets_timing(ulx3s):
+    bit = os.path.join(paths.ROOT, ulx3s["bitstream"])
+    assert os.path.getsize(bit) > 100_000
+    assert os.path.exists(bit[:-4] + ".svf")
+    assert ulx3s["timing_met"], ulx3s["clocks"]
+    assert all(c["fmax_mhz"] >= 50 for c in ulx3s["clocks"].values())
+    assert 1000 < ulx3s["luts"] < 40000 and ulx3s["flip_flops"] > 500 and ulx3s["block_ram"] > 4
+    with open(bit[:-4] + ".json") as f:
+        assert json.load(f)["luts"] == ulx3s["luts"]
+
+
+def test_ulx3s_bitstream_reads_back_as_the_device(ulx3s, tmp_path):
+    env = dict(os.environ, PATH=boardbuild.tools_dir() + os.pathsep + os.environ["PATH"])
+    cfg = tmp_path / "readback.config"
+    subprocess.run(["ecpunpack", "--input", os.path.join(paths.ROOT, ulx3s["bitstream"]),
+                    "--textcfg", str(cfg)], check=True, env=env, capture_output=True)
+    head = cfg.read_text()[:2000]
+    assert ".device LFE5U-85F" in head
+
+
+def test_arty_projects_and_estimate():
+    r = boardbuild.build("arty", CORE, Progress())
+    vivado = os.path.join(paths.ROOT, r["projects"]["vivado"])
+    openxc7 = os.path.join(paths.ROOT, r["projects"]["openxc7"])
+    assert os.path.exists(os.path.join(vivado, "irqlab.tcl"))
+    assert os.path.exists(os.path.join(vivado, "irqlab.xdc"))
+    assert any(f.startswith("build_irqlab") for f in os.listdir(openxc7)) or \
+        os.path.exists(os.path.join(openxc7, "irqlab.xdc"))
+    e = r["estimate"]
+    assert 1000 < e["luts"] < 30000 and e["flip_flops"] > 500 and e["bram36"] + e["bram18"] > 2
+    if not r["built"]["vivado"]:
+        assert "install" in r["to_build"]["vivado"]
