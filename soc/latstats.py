@@ -55,45 +55,55 @@ class LatencyStats(Module, AutoCSR):
         self.comb += start_stmts + stop_stmts
         self.start, self.stop = start, stop
 
+        # Stage 0: the event pair. Stage 1: the figures and the histogram bin,
+        # from registered values (short paths: 50 MHz on an ECP5). Stage 2:
+        # the histogram's read-modify-write (stops are >= 2 cycles apart).
         armed = Signal()
-        t0 = Signal(64)
+        t0 = Signal(32)
+        done = Signal()
         delta = Signal(32)
-        self.comb += delta.eq(ts - t0)
         clearing = Signal()
         clear_idx = Signal(max=N_BINS + 1)
-
         self.sync += [
+            done.eq(stop & armed & ~self._clear.re),
+            delta.eq(ts[:32] - t0),      # latencies are < 2**32 cycles
             If(self._clear.re,
                 armed.eq(0),
+            ).Elif(stop & armed,
+                armed.eq(0),
+            ).Elif(start & ~armed,
+                armed.eq(1), t0.eq(ts[:32]),
+            )
+        ]
+        self.sync += [
+            If(self._clear.re,
                 self._count.status.eq(0), self._sum.status.eq(0),
                 self._min.status.eq(2**32 - 1), self._max.status.eq(0),
-            ).Else(
-                If(stop & armed,
-                    armed.eq(0),
-                    self._count.status.eq(self._count.status + 1),
-                    self._sum.status.eq(self._sum.status + delta),
-                    If(delta < self._min.status, self._min.status.eq(delta)),
-                    If(delta > self._max.status, self._max.status.eq(delta)),
-                ).Elif(start & ~armed,
-                    armed.eq(1), t0.eq(ts),
-                )
+            ).Elif(done,
+                self._count.status.eq(self._count.status + 1),
+                self._sum.status.eq(self._sum.status + delta),
+                If(delta < self._min.status, self._min.status.eq(delta)),
+                If(delta > self._max.status, self._max.status.eq(delta)),
             )
         ]
 
-        # Histogram: read-modify-write over two cycles; stops are >= 2 cycles apart.
         mem = Memory(32, N_BINS)
         self.specials += mem
         rport = mem.get_port()
         wport = mem.get_port(write_capable=True)
         cport = mem.get_port()
         self.specials += rport, wport, cport
+        above = Signal(32)
         over = Signal(32)
-        self.comb += over.eq(Mux(delta > self._hist_offset.storage, delta - self._hist_offset.storage, 0) >> self._hist_shift.storage)
+        self.comb += [
+            above.eq(Mux(delta > self._hist_offset.storage, delta - self._hist_offset.storage, 0)),
+            over.eq(above >> self._hist_shift.storage),
+        ]
         bin_ = Signal(6)
         self.comb += bin_.eq(Mux(over >= N_BINS, N_BINS - 1, over))
         update = Signal()
         upd_bin = Signal(6)
-        self.sync += [update.eq(stop & armed & ~self._clear.re), upd_bin.eq(bin_)]
+        self.sync += [update.eq(done & ~self._clear.re), upd_bin.eq(bin_)]
         self.comb += [
             rport.adr.eq(bin_),
             If(clearing,

@@ -14,7 +14,10 @@
 // 8-digit lower-case hex word per line (the riscv-arch-test style dump).
 //
 // usage: Vharness --bin prog.bin [--base 0x10000] [--sig out.txt]
-//                 [--max-cycles N] [--wait N] [--trace-retire]
+//                 [--max-cycles N] [--wait N [--wait-seed S]] [--trace-retire]
+// --wait N: every bus request is acknowledged N cycles later than the fastest
+// (ACK in the cycle after the request); with --wait-seed S (not 0) each
+// request instead waits a pseudo-random 0..N cycles (a fixed sequence per S).
 // exit status: the program's done value, or 100 on timeout, 101 on a bus
 // access outside RAM and the magic words, 2 on bad arguments.
 //
@@ -55,6 +58,7 @@ int main(int argc, char** argv) {
   uint32_t base = 0x10000;
   uint64_t max_cycles = 2000000;
   int waitstates = 0;
+  uint64_t wait_seed = 0;
   bool trace = false;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
@@ -67,6 +71,7 @@ int main(int argc, char** argv) {
     else if (a == "--base") base = strtoul(next(), nullptr, 0);
     else if (a == "--max-cycles") max_cycles = strtoull(next(), nullptr, 0);
     else if (a == "--wait") waitstates = atoi(next());
+    else if (a == "--wait-seed") wait_seed = strtoull(next(), nullptr, 0);
     else if (a == "--trace-retire") trace = true;
     else if (a.rfind("+verilator", 0) == 0) ;
     else { fprintf(stderr, "unknown argument %s\n", a.c_str()); return 2; }
@@ -113,9 +118,14 @@ int main(int argc, char** argv) {
     ni.ack = nd.ack = false;
     // A request is served after `waitstates` extra cycles: fire() says
     // whether it is served at this edge and advances the wait counter.
+    auto draw = [&]() {
+      if (!wait_seed || waitstates == 0) return waitstates;
+      wait_seed = wait_seed * 6364136223846793005ull + 1442695040888963407ull;
+      return (int)((wait_seed >> 33) % (uint64_t)(waitstates + 1));
+    };
     auto fire = [&](const Port& p, Port& n, bool req) {
       if (!req || p.ack) return false;
-      int w = p.busy ? p.wait : waitstates;
+      int w = p.busy ? p.wait : draw();
       if (w == 0) { n.busy = false; n.ack = true; return true; }
       n.busy = true;
       n.wait = w - 1;
