@@ -1,7 +1,7 @@
 """The cores a SoC can be built with: one entry per user-facing name.
 
 `litex` is LiteX's cpu_type/variant; `entry` names the firmware's interrupt
-entry code for the core (fw/common/entry_<entry>.S); `retire` says whether the
+entry code for the core (fw/common/entry_<entry>.S, if it has hardware vectors); `retire` says whether the
 core drives the trace unit's retire port (PC-match comparators, core events).
 """
 

@@ -3,13 +3,6 @@
  * and calls its C handler irq_handler_<n> directly. */
 #include "entry_macros.S"
     .section .text.vectors
-    .balign 4
-    .global trap_entry_direct
-trap_entry_direct:
-    SAVE_CALLER
-    call trap_dispatch
-    RESTORE_CALLER_MRET
-
     .balign 256
     .global vector_table
     .option push

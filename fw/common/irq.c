@@ -15,12 +15,6 @@ WEAK_HANDLER(4) WEAK_HANDLER(5) WEAK_HANDLER(6) WEAK_HANDLER(7)
 WEAK_HANDLER(8) WEAK_HANDLER(9) WEAK_HANDLER(10) WEAK_HANDLER(11)
 WEAK_HANDLER(12) WEAK_HANDLER(13) WEAK_HANDLER(14) WEAK_HANDLER(15)
 
-static void (*const handlers[16])(void) = {
-    irq_handler_0, irq_handler_1, irq_handler_2, irq_handler_3,
-    irq_handler_4, irq_handler_5, irq_handler_6, irq_handler_7,
-    irq_handler_8, irq_handler_9, irq_handler_10, irq_handler_11,
-    irq_handler_12, irq_handler_13, irq_handler_14, irq_handler_15,
-};
 
 static void exception(uint32_t cause) {
     console_printf("irqlab: exception mcause=%x mepc=%x mtval=%x\n",
@@ -30,8 +24,13 @@ static void exception(uint32_t cause) {
 
 #if defined(IRQLAB_CORE_VEXRISCV)
 /* LiteX VexRiscv: external interrupt (mie.MEIE) gated by LiteX's mask CSR. */
-#define LITEX_MASK 0xBC0
-#define LITEX_PENDING 0xFC0
+/* LiteX's CSRs: 0xBC0 = interrupt mask, 0xFC0 = pending lines. */
+static void (*const handlers[16])(void) = {
+    irq_handler_0, irq_handler_1, irq_handler_2, irq_handler_3,
+    irq_handler_4, irq_handler_5, irq_handler_6, irq_handler_7,
+    irq_handler_8, irq_handler_9, irq_handler_10, irq_handler_11,
+    irq_handler_12, irq_handler_13, irq_handler_14, irq_handler_15,
+};
 
 void trap_dispatch(void) {
     uint32_t cause = CSR_READ(mcause);

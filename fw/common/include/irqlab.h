@@ -56,7 +56,7 @@ void console_puts(const char *s);
 void console_printf(const char *fmt, ...);
 void irqlab_exit(int code) __attribute__((noreturn));
 
-/* Interrupts: per-core code in entry_<core>.S and irq.c. */
+/* Interrupts: trap.S, per-core vectors in entry_<core>.S, and irq.c. */
 void irq_init(void);
 void irq_enable(unsigned irq);   /* irq = core interrupt input; handler: irq_handler_<irq>() */
 static inline void irq_global_enable(void) { __asm__ volatile("csrs mstatus, 8"); }

@@ -1,0 +1,11 @@
+/* The direct trap vector every core starts with (crt0 points mtvec here):
+ * save what C may clobber, let trap_dispatch (irq.c) sort it out, return.
+ * Cores with hardware vectoring add their table in entry_<core>.S. */
+#include "entry_macros.S"
+    .section .text.vectors
+    .balign 4
+    .global trap_entry_direct
+trap_entry_direct:
+    SAVE_CALLER
+    call trap_dispatch
+    RESTORE_CALLER_MRET
