@@ -63,11 +63,13 @@ def core_results(core, trace_path, clock_hz, fw_config, out_dir):
     res = analysis.analyze(records, clock_hz)
     for name, t in res["tests"].items():
         t["histogram"] = report.histogram(t.pop("_values"))
+    # B as measured (what the trace holds), not what the core is said to support.
+    marker = res.pop("b_marker")
     res.update({
         "description": info.description,
-        "b_marker": ("PC match on the first handler instruction after the context is saved" if info.retire
-                     else "software event: stimulus-port store, first statement of the C handler"),
-        "b_marker_short": "pc-match" if info.retire else "sw-event",
+        "b_marker": analysis.B_DESCRIPTIONS.get(marker, "the tests used different markers" if marker
+                                                else "no test in the trace"),
+        "b_marker_short": marker or "none",
         "trace": {"bytes": stats.bytes, "records": stats.records, "hw_dropped": stats.hw_dropped,
                   "skipped_bytes": stats.skipped_bytes, "seq_lost": stats.seq_lost},
         "trace_file": os.path.relpath(trace_path, out_dir),

@@ -214,7 +214,7 @@ def _build_arty(core, d, options, fw, step):
 
 def parse_yosys_stat(text):
     """Cell counts from the last `stat` of a yosys log."""
-    last = text.rfind("Number of cells")
+    last = text.rfind(f"=== {TOP} ===")
     cells = {}
     for m in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?\$?([A-Za-z0-9_]+)\s*$|^\s+([A-Za-z0-9_$]+)\s+(\d+)\s*$",
                          text[last:], re.M):

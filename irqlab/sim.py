@@ -13,10 +13,11 @@ import tempfile
 import threading
 from dataclasses import dataclass
 
-from irqlab import paths, fwimage
+from irqlab import paths, fwimage, corebuild
 from irqlab.host import capture as cap
 from irqlab.soc.cpus import core_info
 from irqlab.soc.soc import ROM_SIZE
+from irqlab.soc.irqlab_core import CPU_TYPE as OWN_CPU_TYPE
 
 TOP = "irqlab_sim"
 MODEL_INPUTS = ["soc", os.path.join("boards", "sim"), os.path.join("trace", "record.py")]
@@ -38,6 +39,11 @@ class Model:
 
 def _model_hash(core):
     h = hashlib.sha256(core.encode())
+    info = core_info(core)
+    if info.litex_type == OWN_CPU_TYPE:
+        # The project's own core: its Verilog is made from cores/ (and the
+        # installed VexRiscv sources), all of which corebuild's hash covers.
+        h.update(f"core={info.litex_variant}:{corebuild.core_hash(info.litex_variant)}".encode())
     for rel in MODEL_INPUTS:
         top = os.path.join(paths.ROOT, rel)
         files = [top] if os.path.isfile(top) else sorted(

@@ -24,6 +24,11 @@ CORES = {
                          "stock LiteX VexRiscv (pythondata-cpu-vexriscv), caches on"),
     "cv32e40p": CoreInfo("cv32e40p", "cv32e40p", "standard", "cv32e40p", False, "rv32imc",
                          "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core"),
+    # The project's own core (cores/, soc/irqlab_core.py): LiteX's VexRiscv
+    # interrupt convention (mask/pending CSRs 0xBC0/0xFC0), so it shares the
+    # "vexriscv" entry and dispatch code of the firmware.
+    "clint": CoreInfo("clint", "irqlab", "clint", "vexriscv", True, "rv32im",
+                      "irqlab core, CLINT-style interrupts (VexRiscv from source)"),
 }
 
 

@@ -19,6 +19,7 @@ from litex.soc.cores.uart import UART, RS232PHY
 
 from irqlab.host import record as rec
 from irqlab.soc.cpus import core_info
+from irqlab.soc import irqlab_core   # registers the project's own core with LiteX
 from irqlab.soc.irqgen import InterruptGenerator
 from irqlab.soc.tracer import TraceUnit
 from irqlab.soc.mtimer import MachineTimer
@@ -58,6 +59,10 @@ class IrqlabSoC(SoCCore):
         self.irqgen = InterruptGenerator(rec.N_GEN_LINES)
         self.tracer = TraceUnit(with_retire=info.retire)
         self.mtimer = MachineTimer()
+        if info.retire:
+            r, c = self.tracer.retire, self.cpu.retire
+            self.comb += [r.valid.eq(c.valid), r.pc.eq(c.pc), r.trap.eq(c.trap),
+                          r.cause.eq(c.cause), r.mret.eq(c.mret)]
 
         irq = self.cpu.interrupt
         assert len(irq) >= GEN_IRQ_BASE + rec.N_GEN_LINES

@@ -166,8 +166,9 @@ class TraceUnit(Module, AutoCSR):
             core_trap.eq(r.valid & r.trap & self._core_en.storage[0]),
             core_mret.eq(r.valid & r.mret & self._core_en.storage[1]),
         ]
-        core_kind = Signal(8)
-        core_arg = Signal(8)
+        self.core_kind = core_kind = Signal(8)
+        self.core_arg = core_arg = Signal(8)
+        self.core_valid = core_valid = Signal()   # a core event this cycle (before enable)
         first_match = Signal(8)
         self.comb += first_match.eq(0)
         for k in reversed(range(n_pc_match)):
@@ -178,13 +179,15 @@ class TraceUnit(Module, AutoCSR):
             ).Else(core_kind.eq(rec.CORE_PC_MATCH), core_arg.eq(first_match))
         ]
 
+        self.comb += core_valid.eq((pc_match != 0) | core_trap | core_mret)
+
         # Per-class FIFOs (drop point) and the merge into the record FIFO.
         hw_payload = Signal(64)
         self.comb += [hw_payload[:n_hw].eq(rise), hw_payload[32:32 + n_hw].eq(fall)]
         classes = [
             (enable & ((rise | fall) != 0), rec.TYPE_HW, hw_payload),
             (enable & sw_valid, rec.TYPE_SW, Cat(sw_data, sw_chan)),
-            (enable & ((pc_match != 0) | core_trap | core_mret), rec.TYPE_CORE, Cat(r.pc, core_kind, core_arg)),
+            (enable & core_valid, rec.TYPE_CORE, Cat(r.pc, core_kind, core_arg)),
         ]
         fifos = []
         drop_now = []

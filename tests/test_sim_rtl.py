@@ -8,13 +8,16 @@ cycle (boards/sim/harness.cpp). The trace, captured over the simulator's
 socket by the host's capture code, must hold exactly the same events.
 """
 
+import os
+import re
+
 import pytest
 
 from irqlab import sim
 from irqlab.host import analysis
 from irqlab.host import record as rec
 from irqlab.host.decode import read_trace
-from irqlab.soc.cpus import CORES
+from irqlab.soc.cpus import CORES, core_info
 
 SHORT = dict(lat_count=300, tp_phases=2, tp_high=6000, tp_low=1500)
 
@@ -24,10 +27,21 @@ def run(request, tmp_path_factory):
     core = request.param
     d = tmp_path_factory.mktemp(core)
     model = sim.ensure_model(core)
-    image = sim.load_image(model, sim.build_firmware(model), **SHORT)
+    fw = sim.build_firmware(model)
+    image = sim.load_image(model, fw, **SHORT)
     r = sim.run(model, image, str(d / "trace.bin"), probe_path=str(d / "probe.txt"))
     records, stats = read_trace(r.trace_path)
+    r.firmware = fw
     return core, r, records, stats, d / "probe.txt"
+
+
+def symbol(bin_path, name):
+    """A firmware symbol's address, from the listing beside the image."""
+    lst = os.path.splitext(bin_path)[0] + ".lst"
+    with open(lst) as f:
+        m = re.search(r"^([0-9a-f]+) <" + re.escape(name) + r">:$", f.read(), re.M)
+    assert m, f"{name} not in {lst}"
+    return int(m.group(1), 16)
 
 
 def probe_events(path):
@@ -95,3 +109,34 @@ def test_figures_are_sane(run):
     tp = res["tests"]["throughput"]
     assert len(tp["phases"]) == SHORT["tp_phases"]
     assert all(p["cycles"] == SHORT["tp_high"] and p["handled"] > 10 for p in tp["phases"])
+
+
+def test_b_marker_is_what_the_core_supports(run):
+    """Cores with a retire port: B is the PC match on the first instruction
+    after the context is saved (comparator 0 on trap.S's irq_context_saved),
+    one per handled interrupt, and it comes strictly before the handler's
+    software event for every interrupt. Other cores: the software event, and
+    no core events at all."""
+    core, r, records, stats, _ = run
+    res = analysis.analyze(records, 100e6)
+    windows = analysis.split_tests(analysis.events(records))
+    core_events = [e for e in analysis.events(records) if e.kind == "core"]
+    if not core_info(core).retire:
+        assert res["b_marker"] == analysis.B_SW_EVENT
+        assert core_events == []
+        return
+    assert res["b_marker"] == analysis.B_PC_MATCH
+    assert all(t["b_marker"] == analysis.B_PC_MATCH for t in res["tests"].values())
+    saved = symbol(r.firmware, "irq_context_saved")
+    assert core_events and all(analysis.is_pc_match(e) and e.data & 0xFFFFFFFF == saved
+                               for e in core_events)
+    for w in windows:
+        pc, merged_pc = analysis.latencies(w, marker=analysis.B_PC_MATCH)
+        sw, merged_sw = analysis.latencies(w, marker=analysis.B_SW_EVENT)
+        assert len(pc) == len(sw) > 10 and merged_pc == merged_sw
+        n_pc = sum(analysis.is_pc_match(e) for e in w.events)
+        n_sw = sum(analysis.is_handler_event(e) for e in w.events)
+        assert n_pc == n_sw
+        assert all(p < s for p, s in zip(pc, sw)), "PC match not before the software event"
+    lat = res["tests"]["latency"]
+    assert lat["latency"]["median"] < lat["latency_sw_event"]["median"]

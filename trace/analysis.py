@@ -1,9 +1,12 @@
 """From trace records to the benchmark figures.
 
 Latency (per interrupt): B - A, A = rising edge of the generator line,
-B = the handler-entry event (a software event on CH_HANDLER_ENTRY for stock
-cores; a PC match on the first handler instruction for cores with a retire
-port). Throughput (per stimulation phase): handler-entry events between the
+B = the handler-entry event. Which event B is follows from the trace, not from
+what the core is said to support: PC matches of comparator 0 (core events,
+kind 0, arg 0; the firmware points it at the first handler instruction after
+the caller-saved context is stored, on cores with a retire port) if the test
+holds any, else the software event on CH_HANDLER_ENTRY (the first statement of
+the C handler). Throughput (per stimulation phase): B events between the
 rising and falling edge of the line's phase envelope, divided by the phase
 length. The firmware's dump of the on-chip statistics is decoded too, so the
 two measurements of the same latency can be compared.
@@ -109,10 +112,41 @@ def _attach_onchip(evs, tests):
         t.onchip = by_test.get(t.test, {})
 
 
-def latencies(window, line=0, stop_channel=CH_HANDLER_ENTRY):
+# B markers: the short names the report uses.
+B_PC_MATCH = "pc-match"
+B_SW_EVENT = "sw-event"
+B_DESCRIPTIONS = {
+    B_PC_MATCH: "PC match on the first handler instruction after the context is saved",
+    B_SW_EVENT: "software event: stimulus-port store, first statement of the C handler",
+}
+PC_MATCH_COMPARATOR = 0
+
+
+def is_pc_match(e, comparator=PC_MATCH_COMPARATOR):
+    return (e.kind == "core" and e.index == rec.CORE_PC_MATCH
+            and (e.data >> 40) & 0xFF == comparator)
+
+
+def is_handler_event(e, channel=CH_HANDLER_ENTRY):
+    return e.kind == "sw" and e.index == channel
+
+
+def b_marker(window):
+    """Which B the window's trace supports: PC matches if it holds any."""
+    return B_PC_MATCH if any(is_pc_match(e) for e in window.events) else B_SW_EVENT
+
+
+def _stop(marker, stop_channel):
+    if marker == B_PC_MATCH:
+        return is_pc_match
+    return lambda e: is_handler_event(e, stop_channel)
+
+
+def latencies(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
     """B - A for every interrupt: each rising edge of the line pairs with the
-    next handler-entry event; an edge that arrives while one is unserved is
+    next B event (`marker`); an edge that arrives while one is unserved is
     counted as merged (it cannot have its own handler run)."""
+    stop = _stop(marker, stop_channel)
     out, start, merged = [], None, 0
     gen = rec.HW_GEN_LINE + line
     for e in window.events:
@@ -121,14 +155,15 @@ def latencies(window, line=0, stop_channel=CH_HANDLER_ENTRY):
                 start = e.ts
             else:
                 merged += 1
-        elif e.kind == "sw" and e.index == stop_channel and start is not None:
+        elif start is not None and stop(e):
             out.append(e.ts - start)
             start = None
     return out, merged
 
 
-def throughput(window, line=0, stop_channel=CH_HANDLER_ENTRY):
-    """Per stimulation phase: (phase length in cycles, handler entries in it)."""
+def throughput(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
+    """Per stimulation phase: (phase length in cycles, B events in it)."""
+    stop = _stop(marker, stop_channel)
     phase_line = rec.HW_GEN_PHASE + line
     phases, begin, count = [], None, 0
     for e in window.events:
@@ -137,7 +172,7 @@ def throughput(window, line=0, stop_channel=CH_HANDLER_ENTRY):
         elif e.kind == "fall" and e.index == phase_line and begin is not None:
             phases.append((e.ts - begin, count))
             begin = None
-        elif e.kind == "sw" and e.index == stop_channel and begin is not None:
+        elif begin is not None and stop(e):
             count += 1
     return phases
 
@@ -146,16 +181,24 @@ def analyze(records, clock_hz, hist_shift=1):
     """Everything the bench reports for one run, as a JSON-ready dict."""
     evs = events(records)
     result = {"tests": {}}
+    markers = set()
     for w in split_tests(evs):
         name = TEST_NAMES.get(w.test, f"test{w.test}")
-        lat, merged = latencies(w)
-        entry = {"latency": summarize(lat, clock_hz), "merged_edges": merged, "onchip": w.onchip}
+        marker = b_marker(w)
+        markers.add(marker)
+        lat, merged = latencies(w, marker=marker)
+        entry = {"b_marker": marker, "latency": summarize(lat, clock_hz), "merged_edges": merged,
+                 "onchip": w.onchip}
+        if marker != B_SW_EVENT:
+            # The software event is still sent by the handler: its latency, for comparison.
+            sw_lat, _ = latencies(w, marker=B_SW_EVENT)
+            entry["latency_sw_event"] = summarize(sw_lat, clock_hz)
         oc = w.onchip
         if lat and oc.get("count"):
             entry["onchip_agrees"] = (oc["count"] == len(lat) and oc["min"] == min(lat)
                                       and oc["max"] == max(lat) and oc["sum"] == sum(lat))
         if w.test == TEST_THROUGHPUT:
-            phases = throughput(w)
+            phases = throughput(w, marker=marker)
             rates = [n * clock_hz / cycles for cycles, n in phases if cycles]
             per_irq = [cycles / n for cycles, n in phases if n]
             entry["phases"] = [{"cycles": c, "handled": n} for c, n in phases]
@@ -163,4 +206,6 @@ def analyze(records, clock_hz, hist_shift=1):
             entry["cycles_per_irq"] = summarize(per_irq) if per_irq else {"count": 0}
         result["tests"][name] = entry
         result["tests"][name]["_values"] = lat
+    # What B was, for the whole run ("mixed" if the tests differ; none without tests).
+    result["b_marker"] = markers.pop() if len(markers) == 1 else ("mixed" if markers else None)
     return result

@@ -41,10 +41,30 @@ static uint32_t background_work(uint32_t x) {
     return x;
 }
 
+/* Latency-statistics selectors (soc/latstats.py): class in [7:6], index in [5:0]. */
+#define SEL_HW_RISE(line) ((0u << 6) | (line))
+#define SEL_SW(ch) ((2u << 6) | (ch))
+#define SEL_PC_MATCH(k) ((3u << 6) | (k))
+
+/* trap.S: the first handler instruction with the caller-saved context stored. */
+extern char irq_context_saved[];
+
+/* B = a PC match on irq_context_saved where the core drives the trace unit's
+ * retire port (comparator 0), else the handler's software event. The software
+ * event is sent either way. */
+static int b_is_pc_match(void) {
+    return tracer_has_retire_read() & 1;
+}
+
+static void b_setup(void) {
+    if (b_is_pc_match())
+        tracer_match0_write((uint32_t)irq_context_saved | 1u);
+}
+
 static void stats_setup(void) {
-    /* A = rising edge of generator line 0, B = software event on CH_HANDLER_ENTRY. */
-    tracer_stats0_start_sel_write((0u << 6) | 0);
-    tracer_stats0_stop_sel_write((2u << 6) | CH_HANDLER_ENTRY);
+    /* A = rising edge of generator line 0, B = see b_setup(). */
+    tracer_stats0_start_sel_write(SEL_HW_RISE(0));
+    tracer_stats0_stop_sel_write(b_is_pc_match() ? SEL_PC_MATCH(0) : SEL_SW(CH_HANDLER_ENTRY));
     tracer_stats0_hist_shift_write(bench_config.hist_shift);
     tracer_stats0_hist_offset_write(0);
     tracer_stats0_clear_write(1);
@@ -101,6 +121,7 @@ int main(void) {
     console_printf("irqlab bench firmware on %s\n", CONFIG_CPU_HUMAN_NAME);
     irq_init();
     irq_enable(IRQ);
+    b_setup();
     if (c->flags & CONFIG_TRACE_LEAN) {
         /* A slow link (a board's UART): only A (generator line 0 rising) and
          * the phase envelope; B and the rest come from the software events

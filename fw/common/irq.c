@@ -22,8 +22,9 @@ static void exception(uint32_t cause) {
     irqlab_exit(100);
 }
 
-#if defined(IRQLAB_CORE_VEXRISCV)
-/* LiteX VexRiscv: external interrupt (mie.MEIE) gated by LiteX's mask CSR. */
+#if defined(IRQLAB_CORE_VEXRISCV) || defined(IRQLAB_CORE_CLINT)
+/* LiteX VexRiscv, and irqlab's own core (clint) which keeps its convention:
+ * external interrupt (mie.MEIE) gated by LiteX's mask CSR. */
 /* LiteX's CSRs: 0xBC0 = interrupt mask, 0xFC0 = pending lines. */
 static void (*const handlers[16])(void) = {
     irq_handler_0, irq_handler_1, irq_handler_2, irq_handler_3,

@@ -7,5 +7,9 @@
     .global trap_entry_direct
 trap_entry_direct:
     SAVE_CALLER
+    /* The first instruction at which everything a C call needs is saved: B of
+     * the latency measurement on cores with a retire port (a PC match here). */
+    .global irq_context_saved
+irq_context_saved:
     call trap_dispatch
     RESTORE_CALLER_MRET
