@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 BOARD ?= ulx3s
 CORE ?= vexriscv
 
-.PHONY: all setup bench test bitstream load clean distclean
+.PHONY: all setup bench test test-boards bitstream load clean distclean
 
 all: bench
 
@@ -21,6 +21,9 @@ bench: setup
 
 test: setup
 	$(VENV)/bin/python -m pytest -q $(PYTEST_ARGS) tests
+
+test-boards: setup
+	$(VENV)/bin/python -m pytest -q -m fpga tests/test_boards.py
 
 bitstream: setup
 	$(IRQLAB) build --board $(BOARD) --core $(CORE)

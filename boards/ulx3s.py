@@ -45,8 +45,6 @@ class ULX3SSoC(IrqlabSoC):
         if device not in DEVICES:
             raise ValueError(f"unknown ULX3S device '{device}' (known: {', '.join(DEVICES)})")
         platform = radiona_ulx3s.Platform(device=device, revision="2.0", toolchain="trellis")
-        # router2 routes this SoC several times faster than nextpnr-ecp5's default router1.
-        platform.toolchain._pnr_opts += "--router router2 "
         self.crg = _CRG(platform, sys_clk_freq)
         IrqlabSoC.__init__(self, platform, core=core, sys_clk_freq=sys_clk_freq, rom_init=rom_init,
                            serial_pads=platform.request("serial"))

@@ -262,6 +262,7 @@ def xilinx_estimate(project_dir):
 
 
 def _write_report(name, report):
+    os.makedirs(BITSTREAMS, exist_ok=True)
     path = os.path.join(BITSTREAMS, name + ".json")
     tmp = path + ".tmp"
     with open(tmp, "w") as f:

@@ -18,4 +18,5 @@ class MachineTimer(Module, AutoCSR):
         mtime = Signal(64)
         self.sync += mtime.eq(mtime + 1)
         self.sync += If(self._latch.re, self._time.status.eq(mtime))
-        self.comb += self.irq.eq(mtime >= self._mtimecmp.storage)
+        # Registered: a 64-bit compare is a long path into the core's interrupt logic.
+        self.sync += self.irq.eq(mtime >= self._mtimecmp.storage)

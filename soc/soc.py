@@ -90,6 +90,11 @@ class IrqlabSoC(SoCCore):
                             ("IRQLAB_CORE_" + core.upper(), 1)]:
             self.add_constant(name, value)
 
+    def add_csr_bridge(self, name="csr", origin=None, register=False):
+        # Registered: the decode of the many generator and trace CSRs then stays
+        # off the CPU bus's critical path (one more cycle per CSR access).
+        SoCCore.add_csr_bridge(self, name, origin, register=True)
+
     def do_finalize(self):
         SoCCore.do_finalize(self)
         for name, loc in self.irq.locs.items():

@@ -1,6 +1,8 @@
 """Board builds: the ULX3S bitstream of the default core through the open ECP5
-flow (timing met, read back as the right device), and the Arty projects for
-Vivado and openXC7 with a yosys utilization estimate. Minutes each."""
+flow (timing met, read back as the right device; marked `fpga`, run by
+`make test-boards`: place and route takes tens of minutes in WebAssembly),
+and the Arty projects for Vivado and openXC7 with a yosys utilization
+estimate (a few minutes, part of `make test`)."""
 
 import json
 import os
@@ -19,6 +21,7 @@ def ulx3s():
     return boardbuild.build("ulx3s", CORE, Progress())
 
 
+@pytest.mark.fpga
 def test_ulx3s_bitstream_meets_timing(ulx3s):
     bit = os.path.join(paths.ROOT, ulx3s["bitstream"])
     assert os.path.getsize(bit) > 100_000
@@ -30,6 +33,7 @@ def test_ulx3s_bitstream_meets_timing(ulx3s):
         assert json.load(f)["luts"] == ulx3s["luts"]
 
 
+@pytest.mark.fpga
 def test_ulx3s_bitstream_reads_back_as_the_device(ulx3s, tmp_path):
     env = dict(os.environ, PATH=boardbuild.tools_dir() + os.pathsep + os.environ["PATH"])
     cfg = tmp_path / "readback.config"
