@@ -34,11 +34,5 @@ load: setup
 clean:
 	rm -rf build results
 
-distbitstream: setup
-	$(IRQLAB) build --board $(BOARD) --core $(CORE)
-
-load: setup
-	$(IRQLAB) load --board $(BOARD) --core $(CORE)
-
-clean: clean
+distclean: clean
 	rm -rf $(VENV)
