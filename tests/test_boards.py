@@ -1,8 +1,8 @@
 """Board builds: the ULX3S bitstream of the default core through the open ECP5
-flow (timing met, read back as the right device; marked `fpga`, run by
-`make test-boards`: place and route takes tens of minutes in WebAssembly),
-and the Arty projects for Vivado and openXC7 with a yosys utilization
-estimate (a few minutes, part of `make test`)."""
+flow (timing met, read back as the right device; marked `fpga`: place and
+route takes about 15 minutes in WebAssembly; `make test-boards` runs only
+these, `make test PYTEST_ARGS="-m 'not fpga'"` all but these), and the Arty
+projects for Vivado and openXC7 with a yosys utilization estimate."""
 
 import json
 import os
