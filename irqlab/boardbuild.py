@@ -100,6 +100,19 @@ def ecp5_report(util, clocks):
     }
 
 
+def _check_options(board, options):
+    if board == "ulx3s":
+        from irqlab.boards.ulx3s import DEVICES
+        if options["device"] not in DEVICES:
+            raise BoardBuildError(f"unknown ULX3S device '{options['device']}' (known: {', '.join(DEVICES)})")
+    else:
+        from irqlab.boards.arty import VARIANTS
+        if options["variant"] not in VARIANTS:
+            raise BoardBuildError(f"unknown Arty variant '{options['variant']}' (known: {', '.join(VARIANTS)})")
+    if options["sys_clk_freq"] <= 0:
+        raise BoardBuildError("the system clock must be positive")
+
+
 def tools_dir():
     from irqlab.boards.yowasp_tools import write_wrappers
     return write_wrappers(os.path.join(paths.BUILD, "tools", "bin"))
@@ -111,8 +124,12 @@ def build(board, core, progress=None, **overrides):
         from irqlab.bench import UnknownBoard
         raise UnknownBoard(f"unknown board '{board}' (known: sim, {', '.join(BOARDS)})")
     info = core_info(core)
+    if board == "ulx3s" and not info.open_flow:
+        raise BoardBuildError(f"core '{core}' cannot go through the open ECP5 flow: yosys cannot read its "
+                              f"SystemVerilog; build it for the Arty with Vivado")
     options = dict(BOARDS[board][2])
     options.update({k: v for k, v in overrides.items() if v is not None})
+    _check_options(board, options)
     d = board_dir(board, core)
     if os.path.exists(d):
         shutil.rmtree(d)
@@ -206,8 +223,12 @@ def _build_arty(core, d, options, fw, step):
             report.setdefault("to_build", {})[tc] = (
                 f"install {ARTY_INSTALL[tc]}, then run again (or run the build script in "
                 f"{report['projects'][tc]})")
-    step(f"arty/{core}: utilization estimate (yosys synth_xilinx; minutes)")
-    report["estimate"] = xilinx_estimate(os.path.join(d, "vivado"))
+    if core_info(core).open_flow:
+        step(f"arty/{core}: utilization estimate (yosys synth_xilinx; minutes)")
+        report["estimate"] = xilinx_estimate(os.path.join(d, "vivado"))
+    else:
+        report["estimate"] = {"tool": "none: yosys cannot read this core's SystemVerilog", "luts": None,
+                              "flip_flops": None, "bram36": None, "bram18": None, "lutram": None, "dsp": None}
     _write_report(f"arty-{core}", report)
     return report
 
@@ -284,7 +305,7 @@ def write_resources_table():
             fmax = min((c["fmax_mhz"] for c in r["clocks"].values()), default=0)
             rows_ecp5.append(f"| {r['core']} | {r['device']} | {r['luts']} | {r['flip_flops']} | {r['block_ram']} "
                              f"| {r['dsp']} | {fmax:.1f} | {r['sys_clk_mhz']:.0f} | {'yes' if r['timing_met'] else 'NO'} |")
-        elif r.get("board") == "arty":
+        elif r.get("board") == "arty" and r["estimate"].get("luts") is not None:
             e = r["estimate"]
             rows_xc7.append(f"| {r['core']} | {r['variant']} | {e['luts']} | {e['flip_flops']} | {e['bram36']} | "
                             f"{e['bram18']} | {e['lutram']} | {e['dsp']} | {r['sys_clk_mhz']:.0f} |")
@@ -313,7 +334,8 @@ def summary(r):
                 f"{r['block_ram']} DP16KD, {r['dsp']} MULT18; Fmax {clocks}")
     e = r["estimate"]
     lines = [f"arty/{r['core']} ({r['variant']}): estimate {e['luts']} LUT, {e['flip_flops']} FF, "
-             f"{e['bram36']} RAMB36 + {e['bram18']} RAMB18, {e['dsp']} DSP48 ({e['tool']})"]
+             f"{e['bram36']} RAMB36 + {e['bram18']} RAMB18, {e['dsp']} DSP48 ({e['tool']})"
+             if e["luts"] is not None else f"arty/{r['core']} ({r['variant']}): no estimate ({e['tool']})"]
     for tc, path in r["projects"].items():
         built = r["built"].get(tc)
         lines.append(f"  {tc}: {built or 'project in ' + path + ' (not built: ' + r['to_build'][tc] + ')'}")

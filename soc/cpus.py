@@ -17,13 +17,16 @@ class CoreInfo:
     retire: bool
     march: str
     description: str
+    # yosys can read its RTL (the open FPGA flows); CV32E40P's SystemVerilog
+    # (package imports) needs Vivado or a simulator.
+    open_flow: bool = True
 
 
 CORES = {
     "vexriscv": CoreInfo("vexriscv", "vexriscv", "standard", "vexriscv", False, "rv32im",
                          "stock LiteX VexRiscv (pythondata-cpu-vexriscv), caches on"),
     "cv32e40p": CoreInfo("cv32e40p", "cv32e40p", "standard", "cv32e40p", False, "rv32imc",
-                         "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core"),
+                         "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core", open_flow=False),
     # The project's own core (cores/, soc/irqlab_core.py): LiteX's VexRiscv
     # interrupt convention (mask/pending CSRs 0xBC0/0xFC0), so it shares the
     # "vexriscv" entry and dispatch code of the firmware.

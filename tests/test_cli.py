@@ -79,3 +79,11 @@ def test_analyze_good_trace(tmp_path):
     r = irqlab("analyze", str(p))
     assert r.returncode == 0, r.stderr
     assert "latency: 3 interrupts, latency min 30 median 40" in r.stdout
+
+
+def test_bad_board_options():
+    assert_one_line_error(irqlab("build", "--board", "ulx3s", "--core", "vexriscv", "--device", "LFE5U-99F"),
+                          "unknown ULX3S device")
+    assert_one_line_error(irqlab("build", "--board", "arty", "--core", "vexriscv", "--variant", "a7-50"),
+                          "unknown Arty variant")
+    assert_one_line_error(irqlab("build", "--board", "ulx3s", "--core", "cv32e40p"), "open ECP5 flow")
