@@ -128,7 +128,7 @@ class RunResult:
 
 
 def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progress=None, label=None,
-        console_in=None):
+        console_in=None, probe_pc=None):
     """Run the model with a ROM image; the trace is captured over the
     simulator's socket with the host's capture code and written to trace_path."""
     label = label or model.core
@@ -144,6 +144,8 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
                "--console-file", os.path.join(rundir, "console.txt")]
         if probe_path:
             cmd += ["--probe-file", os.path.abspath(probe_path)]
+            if probe_pc is not None:
+                cmd += ["--probe-pc", hex(probe_pc)]
         if console_in:
             with open(os.path.join(rundir, "console-in.bin"), "wb") as f:
                 f.write(console_in)

@@ -29,7 +29,9 @@ def run(request, tmp_path_factory):
     model = sim.ensure_model(core)
     fw = sim.build_firmware(model)
     image = sim.load_image(model, fw, **SHORT)
-    r = sim.run(model, image, str(d / "trace.bin"), probe_path=str(d / "probe.txt"))
+    # Cores with a retire port: also probe the port itself at B's address.
+    probe_pc = symbol(fw, "irq_context_saved") if core_info(core).retire else None
+    r = sim.run(model, image, str(d / "trace.bin"), probe_path=str(d / "probe.txt"), probe_pc=probe_pc)
     records, stats = read_trace(r.trace_path)
     r.firmware = fw
     return core, r, records, stats, d / "probe.txt"
@@ -42,6 +44,12 @@ def symbol(bin_path, name):
         m = re.search(r"^([0-9a-f]+) <" + re.escape(name) + r">:$", f.read(), re.M)
     assert m, f"{name} not in {lst}"
     return int(m.group(1), 16)
+
+
+def probe_retires(path):
+    """(ts, pc) of each cycle the retire port showed the probed pc."""
+    with open(path) as f:
+        return [(int(p[1]), int(p[2], 16)) for p in (line.split() for line in f) if p[0] == "P"]
 
 
 def probe_events(path):
@@ -140,3 +148,17 @@ def test_b_marker_is_what_the_core_supports(run):
         assert all(p < s for p, s in zip(pc, sw)), "PC match not before the software event"
     lat = res["tests"]["latency"]
     assert lat["latency"]["median"] < lat["latency_sw_event"]["median"]
+
+
+def test_pc_match_timestamps_equal_rtl_cycles(run):
+    """Core events (cores with a retire port): every PC match in the trace is
+    stamped with the cycle the core's retire port showed that pc, and no
+    such cycle is missing from the trace."""
+    core, r, records, stats, probe = run
+    if not core_info(core).retire:
+        pytest.skip(f"{core} has no retire port")
+    rtl = probe_retires(probe)
+    traced = [(e.ts, e.data & 0xFFFFFFFF) for e in analysis.events(records)
+              if e.kind == "core" and analysis.is_pc_match(e)]
+    assert len(rtl) > 300
+    assert sorted(traced) == sorted(rtl)

@@ -8,7 +8,9 @@
 //   RTL probes             -> --probe-file PATH: one line per change of a traced
 //                             hardware line ("H ts hw") and per stimulus-port
 //                             store ("S ts chan data"), with the timestamp the
-//                             trace unit's counter held in that cycle
+//                             trace unit's counter held in that cycle; with
+//                             --probe-pc ADDR also each cycle the core's retire
+//                             port shows that pc ("P ts pc")
 //
 // The run ends when the firmware writes its exit code (simctrl) and the trace
 // stream has drained, or at --max-cycles (exit 3). Exit status = firmware code.
@@ -93,6 +95,7 @@ int main(int argc, char **argv) {
     const char *trace_path = nullptr, *probe_path = nullptr, *console_path = nullptr;
     const char *console_in_path = nullptr;
     uint64_t max_cycles = 2000000000ull;
+    long long probe_pc = -1;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         auto next = [&]() -> const char * {
@@ -105,6 +108,7 @@ int main(int argc, char **argv) {
         else if (a == "--console-file") console_path = next();
         else if (a == "--console-in") console_in_path = next();
         else if (a == "--max-cycles") max_cycles = strtoull(next(), nullptr, 0);
+        else if (a == "--probe-pc") probe_pc = strtoll(next(), nullptr, 0);
         else if (a.rfind("+", 0) == 0) continue;  // Verilator plusargs
         else { fprintf(stderr, "irqlab-sim: unknown option %s\n", a.c_str()); return 2; }
     }
@@ -172,6 +176,9 @@ int main(int argc, char **argv) {
             if (top->probe_sw_valid)
                 fprintf(probe, "S %llu %u %08x\n", (unsigned long long)top->probe_ts,
                         (unsigned)top->probe_sw_chan, (unsigned)top->probe_sw_data);
+            if (probe_pc >= 0 && top->probe_retire_valid && top->probe_retire_pc == (uint32_t)probe_pc)
+                fprintf(probe, "P %llu %08x\n", (unsigned long long)top->probe_ts,
+                        (unsigned)top->probe_retire_pc);
         }
         hw_prev = top->probe_hw;
         if (!done && top->simctrl_done) {

@@ -35,6 +35,7 @@ _io = [
     ("probe", 0,
         Subsignal("ts", Pins(64)), Subsignal("hw", Pins(32)),
         Subsignal("sw_valid", Pins(1)), Subsignal("sw_chan", Pins(8)), Subsignal("sw_data", Pins(32)),
+        Subsignal("retire_valid", Pins(1)), Subsignal("retire_pc", Pins(32)),
         Subsignal("enable", Pins(1))),
 ]
 
@@ -52,6 +53,8 @@ class SimSoC(IrqlabSoC):
         self.comb += [
             probe.ts.eq(t.ts), probe.hw.eq(t.hw_lines),
             probe.sw_valid.eq(t.sw_valid), probe.sw_chan.eq(t.sw_chan), probe.sw_data.eq(t.sw_data),
+            # The core's retire port itself, upstream of the PC-match comparators.
+            probe.retire_valid.eq(t.retire.valid), probe.retire_pc.eq(t.retire.pc),
             probe.enable.eq(t._enable.storage),
         ]
 
