@@ -40,7 +40,6 @@ def git_revision():
 
 def run_core(core, config, out_dir, progress, probe_path=None):
     """Build (if needed) and run one core; returns its results entry."""
-    info = core_info(core)
     model = sim.ensure_model(core, progress)
     fw = sim.build_firmware(model, "bench", progress)
     image = sim.load_image(model, fw, **config)

@@ -9,7 +9,7 @@ does the simulator's.
 
 import os
 
-from irqlab import boardbuild, fwimage, sim
+from irqlab import boardbuild, fwimage, paths, sim
 from irqlab.bench import BenchError, core_results, new_results, write_outputs
 from irqlab.host.capture import capture
 from irqlab.soc.soc import MAIN_RAM_SIZE
@@ -36,7 +36,7 @@ def bench_board(board, core, port, config=None, out_dir=None, progress=None, bau
     fw_config = fwimage.read_config(image, MAIN_RAM_SIZE)
     clock_hz = _board_clock(report_path, board)
 
-    out_dir = out_dir or os.path.join(sim.paths.RESULTS, board)
+    out_dir = out_dir or os.path.join(paths.RESULTS, board)
     os.makedirs(out_dir, exist_ok=True)
     trace_path = os.path.join(out_dir, f"trace-{core}.bin")
     if progress:

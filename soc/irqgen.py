@@ -23,7 +23,7 @@ phases), traced beside the line itself.
 from migen import *
 from migen.genlib.fsm import FSM, NextState, NextValue
 
-from litex.soc.interconnect.csr import AutoCSR, CSRStorage, CSRStatus, CSR, CSRField
+from litex.soc.interconnect.csr import AutoCSR, CSRStorage, CSRStatus, CSR
 
 MODE_OFF, MODE_SINGLE, MODE_PERIODIC, MODE_BURST, MODE_LEVEL = range(5)
 
@@ -185,7 +185,6 @@ class InterruptGenerator(Module, AutoCSR):
         for i in range(n_lines):
             line = GeneratorLine()
             setattr(self.submodules, f"line{i}", line)
-            regs = {}
             for name, width, doc in [
                     ("mode", 3, "0 off, 1 single, 2 periodic, 3 burst, 4 level"),
                     ("delay", 32, "cycles from start to the first high phase"),

@@ -13,7 +13,6 @@ cpu_variant=<variant>)` works from any directory.
 
 from migen import *
 
-from litex.gen import LiteXModule
 from litex.soc.interconnect import wishbone
 from litex.soc.cores import cpu as litex_cpu
 from litex.soc.cores.cpu import CPU, CPU_GCC_TRIPLE_RISCV32

@@ -19,7 +19,7 @@ from litex.soc.cores.uart import UART, RS232PHY
 
 from irqlab.host import record as rec
 from irqlab.soc.cpus import core_info
-from irqlab.soc import irqlab_core   # registers the project's own core with LiteX
+from irqlab.soc import irqlab_core  # noqa: F401  registers the project's own core with LiteX
 from irqlab.soc.irqgen import InterruptGenerator
 from irqlab.soc.tracer import TraceUnit
 from irqlab.soc.mtimer import MachineTimer

@@ -1,6 +1,5 @@
 """Bad input to the irqlab command: one line on stderr, exit status 2, nothing half-written."""
 
-import os
 import socket
 import subprocess
 import sys

@@ -5,7 +5,6 @@ port doing what cores/README.md says (a small program in Verilator)."""
 import re
 import shutil
 import subprocess
-import textwrap
 import time
 
 import pytest

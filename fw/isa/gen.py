@@ -162,6 +162,29 @@ I_OPS = ["addi", "slti", "sltiu", "xori", "ori", "andi"]
 SH_OPS = ["slli", "srli", "srai"]
 
 
+def reg_op_aliasing(b, op, a, c, second):
+    """A register-register op with aliased operands (rd = rs1, rd = rs2,
+    rs1 = rs2 = rd), x0 as either source, and rd = x0 (the result is dropped
+    and must not be forwarded either)."""
+    b.li("a3", a); b.li("a4", c)
+    b.asm(f"{op} a3, a3, a4")
+    b.sig("a3", f"{op} rd=rs1 {hx(a)}, {hx(c)}")
+    b.li("a3", a); b.li("a4", c)
+    b.asm(f"{op} a4, a3, a4")
+    b.sig("a4", f"{op} rd=rs2 {hx(a)}, {hx(c)}")
+    b.li("a5", a)
+    b.asm(f"{op} a5, a5, a5")
+    b.sig("a5", f"{op} rd=rs1=rs2 {hx(a)}")
+    b.li("a5", a)
+    b.asm(f"{op} a6, x0, a5")
+    b.sig("a6", f"{op} x0, {hx(a)}")
+    b.asm(f"{op} a6, a5, x0")
+    b.sig("a6", f"{op} {hx(a)}, x0")
+    b.li("a0", 0x1234567); b.li("a1", second)
+    b.asm(f"{op} x0, a0, a1", "add a2, x0, x0")
+    b.sig("a2", f"{op} rd=x0 then read x0")
+
+
 def gen_alu(rng):
     b = Body("rv32i_alu", doc="RV32I ALU: all register-register and register-immediate operations, "
                               "lui, auipc; edge operands, random operands, register aliasing, x0")
@@ -173,26 +196,7 @@ def gen_alu(rng):
             b.li("a1", c)
             b.asm(f"{op} a2, a0, a1")
             b.sig("a2", f"{op} {hx(a)}, {hx(c)}", model=alu_ref(op, a, c))
-        # aliasing: rd = rs1, rd = rs2, rs1 = rs2 = rd; x0 as a source
-        a, c = rand_value(rng), rand_value(rng)
-        b.li("a3", a); b.li("a4", c)
-        b.asm(f"{op} a3, a3, a4")
-        b.sig("a3", f"{op} rd=rs1 {hx(a)}, {hx(c)}")
-        b.li("a3", a); b.li("a4", c)
-        b.asm(f"{op} a4, a3, a4")
-        b.sig("a4", f"{op} rd=rs2 {hx(a)}, {hx(c)}")
-        b.li("a5", a)
-        b.asm(f"{op} a5, a5, a5")
-        b.sig("a5", f"{op} rd=rs1=rs2 {hx(a)}")
-        b.li("a5", a)
-        b.asm(f"{op} a6, x0, a5")
-        b.sig("a6", f"{op} x0, {hx(a)}")
-        b.asm(f"{op} a6, a5, x0")
-        b.sig("a6", f"{op} {hx(a)}, x0")
-        # rd = x0: the result is dropped, and must not be forwarded either
-        b.li("a0", 0x1234567); b.li("a1", 0x89abcde)
-        b.asm(f"{op} x0, a0, a1", "add a2, x0, x0")
-        b.sig("a2", f"{op} rd=x0 then read x0")
+        reg_op_aliasing(b, op, rand_value(rng), rand_value(rng), 0x89abcde)
     for op in I_OPS:
         pairs = [(a, i) for a in EDGE for i in IMM12]
         pairs += [(rand_value(rng), rng.randrange(-2048, 2048)) for _ in range(24)]
@@ -548,23 +552,7 @@ def gen_m(rng):
             b.asm(f"{op} a2, a0, a1")
             b.sig("a2", f"{op} {hx(a)}, {hx(c)}", model=alu_ref(op, a, c))
         a, c = rand_value(rng), rand_value(rng) | 1
-        b.li("a3", a); b.li("a4", c)
-        b.asm(f"{op} a3, a3, a4")
-        b.sig("a3", f"{op} rd=rs1 {hx(a)}, {hx(c)}")
-        b.li("a3", a); b.li("a4", c)
-        b.asm(f"{op} a4, a3, a4")
-        b.sig("a4", f"{op} rd=rs2 {hx(a)}, {hx(c)}")
-        b.li("a5", a)
-        b.asm(f"{op} a5, a5, a5")
-        b.sig("a5", f"{op} rd=rs1=rs2 {hx(a)}")
-        b.li("a5", a)
-        b.asm(f"{op} a6, a5, x0")
-        b.sig("a6", f"{op} {hx(a)}, x0")
-        b.asm(f"{op} a6, x0, a5")
-        b.sig("a6", f"{op} x0, {hx(a)}")
-        b.li("a0", 0x1234567); b.li("a1", 0x89)
-        b.asm(f"{op} x0, a0, a1", "add a2, x0, x0")
-        b.sig("a2", f"{op} rd=x0 then read x0")
+        reg_op_aliasing(b, op, a, c, 0x89)
         # the result consumed by the next instruction, and operands just produced
         b.li("a0", a); b.li("a1", c)
         b.asm("addi a0, a0, 1", "addi a1, a1, 2", f"{op} a2, a0, a1", "addi a3, a2, 1", f"{op} a4, a2, a3")

@@ -12,7 +12,6 @@ word for word. tests/test_isa.py uses the same functions.
 import argparse
 import fcntl
 import hashlib
-import json
 import os
 import shutil
 import subprocess
