@@ -28,7 +28,7 @@ from irqlab import paths
 CORES = os.path.join(paths.ROOT, "cores")
 HASH_INPUTS = ["pom.xml", "src"]          # relative to cores/
 PACKAGE = "pythondata-cpu-vexriscv"
-VARIANTS = ["clint"]                      # cores/src/main/scala/irqlab/Variants.scala
+VARIANTS = ["clint", "clic"]                     # cores/src/main/scala/irqlab/Variants.scala
 
 
 class CoreBuildError(Exception):

@@ -95,9 +95,13 @@ int main(int argc, char** argv) {
   Verilated::commandArgs(argc, argv);
   TOP_CLASS* t = new TOP_CLASS;
   t->externalResetVector = base;
+#ifdef HAS_CLIC
+  t->clic_valid = 0;                       // no interrupt source in this harness
+#else
   t->timerInterrupt = 0;
   t->softwareInterrupt = 0;
   t->externalInterruptArray = 0;
+#endif
   t->iBusWishbone_ERR = 0;
   t->dBusWishbone_ERR = 0;
   t->iBusWishbone_ACK = 0;

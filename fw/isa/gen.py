@@ -659,7 +659,7 @@ def gen_random(rng, blocks=16, length=100):
 # carries its expected values (computed here from the privileged spec and the
 # documented configuration of the clint variant, cores/README.md).
 
-def gen_csr(rng):
+def gen_csr(rng, variant="clint"):
     b = Body("machine_csr", qemu=False,
              doc="Machine-mode CSRs (mscratch read-modify-write forms, mtvec, mepc, mcause, mtval, "
                  "mstatus.MIE, ID registers, misa, counters) and synchronous traps (ecall, ebreak, "
@@ -727,11 +727,15 @@ def gen_csr(rng):
         b.sig("a0", f"{csr}", v)
     # mtvec: direct and vectored mode, then restore the stub's handler
     b.asm("csrr s0, mtvec")
+    clic = variant == "clic"
     for v in (0x00012340, 0x00012341, 0x7FFFFFC0):
         b.li("a0", v)
         b.asm("csrw mtvec, a0", "csrr a1, mtvec")
-        b.sig("a1", f"mtvec write {hx(v)}", v)
+        # CLIC: mode hardwired to 11 (CLIC mode), base 64-byte aligned
+        b.sig("a1", f"mtvec write {hx(v)}", (v & ~63) | 3 if clic else v)
     b.asm("csrw mtvec, s0")
+    if clic:
+        gen_clic_csrs(b)
     for v in (0x00001234 & ~3, 0x7FFFFFFC, 0x80000000):
         b.li("a0", v)
         b.asm("csrw mepc, a0", "csrr a1, mepc")
@@ -770,7 +774,8 @@ def gen_csr(rng):
         b.asm("addi a7, a7, 1")          # executed after the handler returns
         b.asm("la t0, isa_trap_save", "lw a0, 0(t0)", "lw a1, 4(t0)", "lw a2, 8(t0)", "lw a3, 12(t0)",
               f"la a4, {at}", "sub a1, a1, a4")
-        b.sig("a0", f"{name}: mcause", cause)
+        # CLIC mcause also shows mpp (always M: 11) and mpie (MIE was 0)
+        b.sig("a0", f"{name}: mcause", cause | (0x30000000 if clic else 0))
         b.sig("a1", f"{name}: mepc - trapping instruction (0)", 0)
         b.sig("a3", f"{name}: handler entered once", 1)
         b.sig("a7", f"{name}: resumed after it (0x78)", 0x78)
@@ -812,13 +817,51 @@ def gen_csr(rng):
     return b
 
 
+def gen_clic_csrs(b):
+    """The CLIC variant's own CSRs (docs/CLIC.md), with no interrupt pending."""
+    for v in (0x00012345, 0xFFFFFFFF):
+        b.li("a0", v)
+        b.asm("csrw 0x307, a0", "csrr a1, 0x307")
+        b.sig("a1", f"mtvt write {hx(v)}: 64-byte aligned", v & ~63)
+    b.asm("csrw 0x307, x0")
+    b.li("a0", 0x1FF)
+    b.asm("csrw 0x347, a0", "csrr a1, 0x347", "csrw 0x347, x0")
+    b.sig("a1", "mintthresh write 0x1ff: 8 bits", 0xFF)
+    b.asm("csrr a0, 0x346")
+    b.sig("a0", "mintstatus at level 0", 0)
+    b.asm("csrr a0, 0x345", "csrrsi a1, 0x345, 0")
+    b.sig("a0", "mnxti read, nothing pending", 0)
+    b.sig("a1", "csrrsi mnxti 0, nothing pending", 0)
+    b.asm("csrsi mstatus, 8", "csrrci a0, 0x345, 8", "csrr a1, mstatus", "andi a1, a1, 8")
+    b.sig("a0", "csrrci mnxti, MIE: nothing pending", 0)
+    b.sig("a1", "csrrci mnxti, MIE clears mstatus.MIE", 0)
+    b.asm("csrr a0, mstatus", "li a1, 0x1800", "and a0, a0, a1")
+    b.sig("a0", "mstatus.MPP reads M (11)", 0x1800)
+    b.asm("csrr s1, mcause")
+    b.li("a0", 0xC8AB0123)
+    b.asm("csrw mcause, a0", "csrr a1, mcause", "csrr a2, mstatus", "andi a2, a2, 0x80", "csrw mcause, s1")
+    b.sig("a1", "mcause write: interrupt, minhv, mpp, mpie, mpil, exccode", 0xC8AB0123 | (3 << 28))
+    b.sig("a2", "mcause.mpie aliases mstatus.MPIE", 0x80)
+    for csr in ("mie", "mip"):
+        b.li("a0", 0xFFFFFFFF)
+        b.asm(f"csrw {csr}, a0", f"csrr a1, {csr}")
+        b.sig("a1", f"{csr}: inactive in CLIC mode (reads 0)", 0)
+    b.li("a0", 0x12345678)
+    b.asm("csrw misa, a0", "csrr a1, misa")
+    b.sig("a1", "misa write ignored", 0x40001100)
+    b.asm("csrwi mcountinhibit, 1", "csrr a0, mcycle", "nop", "csrr a1, mcycle", "sub a2, a1, a0",
+          "csrr a3, mcountinhibit", "csrwi mcountinhibit, 0")
+    b.sig("a2", "mcountinhibit.CY stops mcycle", 0)
+    b.sig("a3", "mcountinhibit reads back", 1)
+
+
 # test name -> generator (the name is also the body's)
 GENERATORS = {"rv32i_alu": gen_alu, "rv32i_ctrl": gen_ctrl, "rv32i_mem": gen_mem,
               "zifencei": gen_fencei, "zifencei_adjacent": gen_fencei_adjacent, "rv32m": gen_m,
               "random_streams": gen_random, "machine_csr": gen_csr}
 
 
-def generate(out_dir, names=None):
+def generate(out_dir, names=None, variant="clint"):
     """Write the tests' (default: all) .S and .json into out_dir; return the manifests."""
     os.makedirs(out_dir, exist_ok=True)
     manifests = []
@@ -826,7 +869,7 @@ def generate(out_dir, names=None):
         if names is not None and name not in names:
             continue
         rng = random.Random(f"{SEED}:{name}")
-        body = g(rng)
+        body = g(rng, variant=variant) if g is gen_csr else g(rng)
         assert body.name == name, (body.name, name)
         with open(os.path.join(out_dir, body.name + ".S"), "w") as f:
             f.write(body.source())

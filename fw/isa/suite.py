@@ -13,6 +13,7 @@ import argparse
 import fcntl
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -62,8 +63,10 @@ def build_harness(verilog, out_root):
         work = d + ".partial"
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
+        with open(verilog) as f:                  # the CLIC variant's interrupt ports differ
+            clic = " -DHAS_CLIC" if re.search(r"\bclic_valid\b", f.read()) else ""
         _run(["verilator", "--cc", "--exe", "--build", "-j", "1", "-Wno-fatal", "-Wno-lint",
-              "--top-module", top, "-CFLAGS", f'-O1 -DTOP_HEADER=\\"V{top}.h\\" -DTOP_CLASS=V{top}',
+              "--top-module", top, "-CFLAGS", f'-O1 -DTOP_HEADER=\\"V{top}.h\\" -DTOP_CLASS=V{top}{clic}',
               verilog, HARNESS, "-o", "Vharness"], cwd=work)
         for old in os.listdir(out_root):       # harnesses of older cores
             if old.startswith(f"tb-{top}-") and os.path.join(out_root, old) not in (d, work):
@@ -136,8 +139,8 @@ def main(argv=None):
     out = os.path.abspath(args.out or os.path.join(paths.BUILD, "isa"))
     verilog = corebuild.build_core(args.variant)
     exe = build_harness(verilog, out)
-    progs = os.path.join(out, "programs")
-    manifests = gen.generate(progs)
+    progs = os.path.join(out, "programs-" + args.variant)
+    manifests = gen.generate(progs, variant=args.variant)
     bad = 0
     total = 0
     for m in manifests:

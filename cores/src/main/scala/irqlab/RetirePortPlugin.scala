@@ -42,10 +42,10 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
   var retire_mret: Bool = null
 
   override def setup(pipeline: VexRiscv): Unit = {
-    val csrIndex = pipeline.plugins.indexWhere(_.isInstanceOf[CsrPlugin])
+    val csrIndex = pipeline.plugins.indexWhere(p => p.isInstanceOf[CsrPlugin] || p.isInstanceOf[TrapEvents])
     val myIndex = pipeline.plugins.indexWhere(_ eq this)
-    if (csrIndex < 0) SpinalError("RetirePortPlugin needs CsrPlugin")
-    if (csrIndex > myIndex) SpinalError("RetirePortPlugin must come after CsrPlugin in the plugin list")
+    if (csrIndex < 0) SpinalError("RetirePortPlugin needs CsrPlugin or TrapCsrPlugin")
+    if (csrIndex > myIndex) SpinalError("RetirePortPlugin must come after the CSR plugin in the plugin list")
 
     retire_valid = out(Bool()).setName("retire_valid")
     retire_pc = out(UInt(32 bits)).setName("retire_pc")
@@ -70,26 +70,39 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
     import pipeline._
     import pipeline.config._
 
-    val csr = service(classOf[CsrPlugin])
-    val hadException = signal(pipeline, "CsrPlugin_hadException").asInstanceOf[Bool]
-    val interruptJump = signal(pipeline, "CsrPlugin_interruptJump").asInstanceOf[Bool]
-    val trapCause = signal(pipeline, "CsrPlugin_trapCause").asInstanceOf[UInt]
+    val events = pipeline.plugins.collectFirst { case t: TrapEvents => t }
 
     writeBack plug new Area {
       import writeBack._
 
       val retired = arbitration.isFiring
-      val isMret = input(csr.ENV_CTRL) === csr.EnvCtrlEnum.XRET && input(INSTRUCTION)(29 downto 28) === B"11"
-      // The same condition CsrPlugin uses to enter a trap (jumpInterface loaded
-      // with the handler address, mcause/mepc/mstatus updated).
-      val trap = hadException || interruptJump
+      val isMret = Bool()
+      // The cycle the trap is taken (the fetcher loaded with the handler
+      // address, mcause/mepc/mstatus updated).
+      val trap = Bool()
       val cause = Bits(8 bits)
-      cause(7) := !hadException
-      cause(6 downto 0) := trapCause.resize(7).asBits
+      val target = UInt(32 bits)
+      events match {
+        case Some(t) =>
+          isMret := t.isMret(writeBack)
+          trap := t.trapTaken
+          cause := t.trapIsInterrupt ## t.trapCode(6 downto 0).asBits
+          target := t.trapTarget
+        case None =>
+          val csr = service(classOf[CsrPlugin])
+          val hadException = signal(pipeline, "CsrPlugin_hadException").asInstanceOf[Bool]
+          val interruptJump = signal(pipeline, "CsrPlugin_interruptJump").asInstanceOf[Bool]
+          val trapCause = signal(pipeline, "CsrPlugin_trapCause").asInstanceOf[UInt]
+          isMret := input(csr.ENV_CTRL) === csr.EnvCtrlEnum.XRET && input(INSTRUCTION)(29 downto 28) === B"11"
+          trap := hadException || interruptJump
+          cause(7) := !hadException
+          cause(6 downto 0) := trapCause.resize(7).asBits
+          target := csr.jumpInterface.payload
+      }
 
       retire_valid := retired || trap
       retire_trap := trap
-      retire_pc := trap ? csr.jumpInterface.payload | input(PC)
+      retire_pc := trap ? target | input(PC)
       retire_cause := trap ? cause | B(0, 8 bits)
       retire_mret := retired && isMret
 

@@ -54,7 +54,9 @@ object Variants {
       pessimisticWriteRegFile = false,
       pessimisticAddressMatch = false
     ),
-    new BranchPlugin(earlyBranch = false, catchAddressMisaligned = true),
+    // fence.i as a jump to the next instruction: IBusSimplePlugin has no
+    // cache to flush, but its prefetched word may predate a store.
+    new BranchPlugin(earlyBranch = false, catchAddressMisaligned = true, fenceiGenAsAJump = true),
     new MulPlugin,
     new DivPlugin,
     new CsrPlugin(CsrPluginConfig(
@@ -87,8 +89,22 @@ object Variants {
     new RetirePortPlugin
   )
 
+  /** clic: the clint pipeline with irqlab's TrapCsrPlugin in place of
+    * CsrPlugin and ExternalInterruptArrayPlugin: a RISC-V CLIC (draft v0.9)
+    * core side, fed by the memory-mapped CLIC of the SoC (soc/clic.py) through
+    * the `clic_*` ports (valid, id, level, shv in; claim, claimId out).
+    * mtvec is hardwired to CLIC mode; docs/CLIC.md has the details. */
+  def clic: Seq[Plugin[VexRiscv]] = clint.filter {
+    case _: CsrPlugin | _: ExternalInterruptArrayPlugin | _: RetirePortPlugin => false
+    case _ => true
+  } ++ Seq(
+    new TrapCsrPlugin(clicIdWidth = 12),
+    new RetirePortPlugin
+  )
+
   val all: Map[String, () => Seq[Plugin[VexRiscv]]] = Map(
-    "clint" -> (() => clint)
+    "clint" -> (() => clint),
+    "clic" -> (() => clic)
   )
 
   def names: Seq[String] = all.keys.toSeq.sorted

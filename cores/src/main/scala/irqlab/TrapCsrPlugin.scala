@@ -1,0 +1,402 @@
+package irqlab
+
+import spinal.core._
+import spinal.lib._
+import vexriscv._
+import vexriscv.Riscv._
+import vexriscv.plugin._
+
+import scala.collection.mutable.ArrayBuffer
+
+/** What the CLIC presents to the core (soc/clic.py: registered outputs). */
+case class ClicRequest(idWidth: Int) extends Bundle {
+  val valid = Bool()
+  val id = UInt(idWidth bits)
+  val level = UInt(8 bits)
+  val shv = Bool()
+}
+
+/** Trap events, for the retire port (RetirePortPlugin) and later plugins
+  * (fastirq: bank switch on interrupt entry). All valid in the cycle the trap
+  * is taken. */
+trait TrapEvents {
+  def trapTaken: Bool          // an exception or an interrupt is taken this cycle
+  def trapIsInterrupt: Bool
+  def trapTarget: UInt         // the pc loaded into the fetcher (handler or table entry)
+  def trapCode: UInt           // exception code or interrupt id
+  def isMret(stage: Stage): Bool
+}
+
+/** A CSR slot that another plugin adds to the CSR space (fastirq's config and
+  * bank CSRs): it drives `read`, and sees `write` (valid one cycle, with the
+  * new value) when a CSR instruction writes the address. */
+case class CsrSlot(address: Int) {
+  val read = Bits(32 bits)
+  val write = Flow(Bits(32 bits))
+}
+
+/** irqlab's machine-mode CSR and trap plugin, with a CLIC interface (RISC-V
+  * CLIC draft v0.9, 2021-07-20, machine mode only; docs/CLIC.md lists what is
+  * implemented). It replaces VexRiscv's CsrPlugin, whose trap entry cannot
+  * load a handler pointer from a table, restore an interrupt level on mret or
+  * serve mnxti.
+  *
+  * Pipeline rules (decode, execute, memory, writeBack):
+  *  - Exceptions: an instruction whose stage raises one (any ExceptionService
+  *    port) waits there, halted, until every older stage is empty; then the
+  *    trap is taken from that stage (the instruction and everything younger
+  *    are flushed). A port that fires only for one cycle (a bus error
+  *    response) is latched for the wait. So traps are precise and never
+  *    coincide with a retirement.
+  *  - Interrupts: when the CLIC's winner may be taken (MIE, level > max(mil,
+  *    mintthresh)), decode is held until execute, memory and writeBack are
+  *    empty; the trap is taken from decode with mepc = decode's pc.
+  *  - Selective hardware vectoring (shv): the trap loads the pc with the table
+  *    entry's address (mtvt + 4*id) and sets `vectorFetch`; the word fetched
+  *    from there reaches decode as if it were an instruction, and is instead
+  *    used as the jump target (& ~1): the pointer table of the spec, read by
+  *    the fetch unit. mret with minhv=1 re-reads the entry at mepc the same way.
+  *  - CSR instructions and mret act in execute once memory and writeBack are
+  *    empty, so no older instruction can still trap after them.
+  */
+class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
+    extends Plugin[VexRiscv] with ExceptionService with TrapEvents {
+
+  object IS_CSR extends Stageable(Bool)
+  object IS_MRET extends Stageable(Bool)
+  object IS_ECALL extends Stageable(Bool)
+  object IS_EBREAK extends Stageable(Bool)
+
+  case class PortInfo(stage: Stage, priority: Int, port: Flow[ExceptionCause])
+  val exceptionPorts = ArrayBuffer[PortInfo]()
+  override def newExceptionPort(stage: Stage, priority: Int = 0, codeWidth: Int = 4): Flow[ExceptionCause] = {
+    val p = Flow(ExceptionCause(codeWidth))
+    exceptionPorts += PortInfo(stage, priority, p)
+    p
+  }
+  override def isExceptionPending(stage: Stage): Bool = False
+
+  val slots = ArrayBuffer[CsrSlot]()
+  /** Add a CSR; call in setup. */
+  def addCsr(address: Int): CsrSlot = { val s = CsrSlot(address); slots += s; s }
+
+  var clic: ClicRequest = null
+  var clicClaim: Bool = null
+  var clicClaimId: UInt = null
+  var jumpDecode, jumpExecute, jumpMemory: Flow[UInt] = null
+  var executePort: Flow[ExceptionCause] = null
+  var trapTaken, trapIsInterrupt: Bool = null
+  var trapTarget, trapCode: UInt = null
+  /** One-cycle pulse when an interrupt is taken (fastirq hooks here). */
+  var interruptEntry: Bool = null
+  override def isMret(stage: Stage): Bool = stage.input(IS_MRET)
+
+  override def setup(pipeline: VexRiscv): Unit = {
+    import pipeline.config._
+    val decoder = pipeline.service(classOf[DecoderService])
+    val csrCommon = List[(Stageable[_ <: BaseType], Any)](
+      IS_CSR -> True,
+      REGFILE_WRITE_VALID -> True,
+      BYPASSABLE_EXECUTE_STAGE -> False,
+      BYPASSABLE_MEMORY_STAGE -> True
+    )
+    val csrReg = csrCommon ++ List(RS1_USE -> True)
+    for (d <- List(IS_CSR, IS_MRET, IS_ECALL, IS_EBREAK)) decoder.addDefault(d, False)
+    decoder.add(List(
+      CSRRW -> csrReg, CSRRS -> csrReg, CSRRC -> csrReg,
+      CSRRWI -> csrCommon, CSRRSI -> csrCommon, CSRRCI -> csrCommon,
+      MRET -> List(IS_MRET -> True),
+      ECALL -> List(IS_ECALL -> True),
+      EBREAK -> List(IS_EBREAK -> True),
+      WFI -> Nil                                 // a hint: no wait, no side effect
+    ))
+
+    val jumps = pipeline.service(classOf[JumpService])
+    jumpDecode = jumps.createJumpInterface(pipeline.decode, priority = 10)
+    jumpExecute = jumps.createJumpInterface(pipeline.execute, priority = 10)
+    jumpMemory = jumps.createJumpInterface(pipeline.memory, priority = 10)
+    executePort = newExceptionPort(pipeline.execute, priority = 0)
+
+    clic = in(ClicRequest(clicIdWidth)).setName("clic")
+    clicClaim = out(Bool()).setName("clic_claim")
+    clicClaimId = out(UInt(clicIdWidth bits)).setName("clic_claimId")
+
+    trapTaken = Bool()
+    trapIsInterrupt = Bool()
+    trapTarget = UInt(32 bits)
+    trapCode = UInt(12 bits)
+    interruptEntry = Bool()
+  }
+
+  override def build(pipeline: VexRiscv): Unit = {
+    import pipeline._
+    import pipeline.config._
+
+    // ---------------------------------------------------------------- state
+    val mie = RegInit(False)                        // mstatus.MIE
+    val mpie = RegInit(False)                       // mstatus.MPIE (= mcause.mpie)
+    val mepc = Reg(UInt(32 bits)) init (0)
+    val mcauseInterrupt = RegInit(False)
+    val minhv = RegInit(False)
+    val mpil = Reg(UInt(8 bits)) init (0)
+    val mcauseCode = Reg(UInt(12 bits)) init (0)
+    val mtval = Reg(Bits(32 bits)) init (0)
+    val mtvecBase = Reg(UInt(26 bits)) init (U(resetMtvec >> 6, 26 bits))  // [31:6]; mode hardwired 11
+    val mtvtBase = Reg(UInt(26 bits)) init (0)     // [31:6]
+    val mscratch = Reg(Bits(32 bits)) init (0)
+    val mil = Reg(UInt(8 bits)) init (0)           // mintstatus.mil
+    val mintthresh = Reg(UInt(8 bits)) init (0)
+    val inhibitCycle, inhibitInstret = RegInit(False)
+    val mcycle = Reg(UInt(64 bits)) init (0)
+    val minstret = Reg(UInt(64 bits)) init (0)
+    val vectorFetch = RegInit(False)               // the next word at decode is a handler pointer
+
+    when(!inhibitCycle) { mcycle := mcycle + 1 }
+    when(!inhibitInstret && writeBack.arbitration.isFiring) { minstret := minstret + 1 }
+
+    val mtvecValue = (mtvecBase @@ U"000000").asBits | B"11".resized
+    val mtvtValue = (mtvtBase @@ U"000000")
+    val mstatusValue = Bits(32 bits)
+    mstatusValue := 0
+    mstatusValue(3) := mie
+    mstatusValue(7) := mpie
+    mstatusValue(12 downto 11) := B"11"            // MPP: machine mode only
+    val mcauseValue = mcauseInterrupt ## minhv ## B"11" ## mpie ## B"000" ## mpil ## B"0000" ## mcauseCode
+
+    clicClaim := False
+    clicClaimId := clic.id
+    trapTaken := False
+    trapIsInterrupt := False
+    trapTarget := mtvecBase @@ U"000000"
+    trapCode := 0
+    interruptEntry := False
+    jumpDecode.valid := False
+    jumpExecute.valid := False
+    jumpMemory.valid := False
+    jumpDecode.payload.assignDontCare()
+    jumpExecute.payload.assignDontCare()
+    jumpMemory.payload.assignDontCare()
+
+    def stagesOlderThan(s: Stage) = stages.drop(stages.indexOf(s) + 1)
+    def olderEmpty(s: Stage): Bool = stagesOlderThan(s).map(!_.arbitration.isValid).foldLeft(True)(_ && _)
+    def jumpOf(s: Stage) = if (s == decode) jumpDecode else if (s == execute) jumpExecute else jumpMemory
+
+    /** The common part of every trap entry (exception or interrupt). */
+    def enterTrap(pc: UInt): Unit = {
+      mepc := pc
+      mpil := mil
+      mpie := mie
+      mie := False
+      trapTaken := True
+    }
+
+    // -------------------------------------------------------- interrupts
+    val irqLevelOk = clic.level > mil && clic.level > mintthresh
+    val irqRequest = clic.valid && mie && irqLevelOk && !vectorFetch
+    val pipelineEmpty = olderEmpty(decode)
+    when(irqRequest) { decode.arbitration.haltByOther := True }
+    val irqTake = irqRequest && pipelineEmpty && decode.arbitration.isValid
+    val irqTarget = clic.shv ? (mtvtValue + (clic.id.resize(30) @@ U"00")) | (mtvecBase @@ U"000000")
+    when(irqTake) {
+      enterTrap(decode.input(PC))
+      mcauseInterrupt := True
+      mcauseCode := clic.id.resized
+      mil := clic.level
+      minhv := clic.shv
+      vectorFetch := clic.shv
+      clicClaim := clic.shv                       // edge pending cleared on vectored entry
+      interruptEntry := True
+      trapIsInterrupt := True
+      trapTarget := irqTarget
+      trapCode := clic.id.resized
+      decode.arbitration.flushIt := True
+      decode.arbitration.flushNext := True
+      jumpDecode.valid := True
+      jumpDecode.payload := irqTarget
+    }
+
+    // ------------------------------------------------------- vector fetch
+    // The handler pointer arrives at decode in place of an instruction. The
+    // decoder's view of it (illegal instruction, hazards) is dropped with it.
+    val vectorWord = vectorFetch && decode.arbitration.isValid
+    when(vectorWord) {
+      decode.arbitration.flushIt := True
+      decode.arbitration.flushNext := True
+      jumpDecode.valid := True
+      jumpDecode.payload := decode.input(INSTRUCTION).asUInt & ~U(1, 32 bits)
+      vectorFetch := False
+      minhv := False
+    }
+
+    // -------------------------------------------------------- exceptions
+    val trapStages = exceptionPorts.map(_.stage).distinct.sortBy(s => -stages.indexOf(s))
+    val stageTraps = for (s <- trapStages) yield new Area {
+      val ports = exceptionPorts.filter(_.stage == s).sortBy(-_.priority)
+      val portValid = ports.map(_.port.valid).reduce(_ || _)
+      val portCode = PriorityMux(ports.map(p => p.port.valid -> p.port.code.resize(4)))
+      val portTval = PriorityMux(ports.map(p => p.port.valid -> p.port.badAddr.asBits.resize(32)))
+      val latched = RegInit(False)
+      val latchedCode = Reg(UInt(4 bits))
+      val latchedTval = Reg(Bits(32 bits))
+      val valid = s.arbitration.isValid && (latched || portValid) && (if (s == decode) !vectorFetch && !irqTake else True)
+      val code = latched ? latchedCode | portCode
+      val tval = latched ? latchedTval | portTval
+      val take = valid && olderEmpty(s)
+      when(valid && !take) {
+        s.arbitration.haltItself := True
+        when(!latched) {
+          latched := True
+          latchedCode := portCode
+          latchedTval := portTval
+        }
+      }
+      when(take || s.arbitration.isFlushed || !s.arbitration.isValid) { latched := False }
+      when(take) {
+        enterTrap(s.input(PC))
+        mcauseInterrupt := False
+        mcauseCode := code.resized
+        minhv := False
+        mtval := tval
+        trapCode := code.resized
+        s.arbitration.flushIt := True
+        s.arbitration.flushNext := True
+        jumpOf(s).valid := True
+        jumpOf(s).payload := mtvecBase @@ U"000000"
+      }
+    }
+
+    // ------------------------------------------------- execute: CSR, mret
+    execute plug new Area {
+      import execute._
+      val instr = input(INSTRUCTION)
+      val waitOlder = !olderEmpty(execute)
+      val isSystem = input(IS_CSR) || input(IS_MRET)
+      when(arbitration.isValid && isSystem && waitOlder) { arbitration.haltItself := True }
+      val go = arbitration.isValid && !waitOlder && !arbitration.isStuckByOthers && !arbitration.isFlushed
+
+      // ecall / ebreak
+      executePort.valid := arbitration.isValid && (input(IS_ECALL) || input(IS_EBREAK))
+      executePort.code := input(IS_ECALL) ? U(11, 4 bits) | U(3, 4 bits)
+      executePort.badAddr := input(IS_EBREAK) ? input(PC) | U(0, 32 bits)
+
+      // mret
+      when(go && input(IS_MRET)) {
+        mie := mpie
+        mpie := True
+        mil := mpil
+        jumpExecute.valid := True
+        jumpExecute.payload := mepc
+        when(minhv) {                            // interrupted table fetch: read the entry again
+          jumpExecute.payload := mepc(31 downto 2) @@ U"00"
+          vectorFetch := True
+        }
+        arbitration.flushNext := True
+      }
+
+      // CSR instructions
+      val address = instr(31 downto 20).asUInt
+      val funct3 = instr(14 downto 12)
+      val rs1Field = instr(19 downto 15)
+      val rdField = instr(11 downto 7)
+      val source = funct3(2) ? rs1Field.resize(32) | input(RS1)
+      val isWriteOp = funct3(1 downto 0) === 1                  // csrrw(i)
+      val writes = isWriteOp || rs1Field =/= 0
+      val reads = !(isWriteOp && rdField === 0)
+      def update(old: Bits): Bits = funct3(1 downto 0).mux(
+        1 -> source, 2 -> (old | source), 3 -> (old & ~source), default -> old)
+
+      // mnxti: the CLIC winner, if it may be served here (a horizontal,
+      // non-vectored interrupt above mcause.mpil and the threshold).
+      val nxtiPass = clic.valid && !clic.shv && clic.level > mpil && clic.level > mintthresh
+      val nxtiValue = nxtiPass ? (mtvtValue + (clic.id.resize(30) @@ U"00")).asBits | B(0, 32 bits)
+      // mscratchcswl: swap with mscratch only when the level crosses zero.
+      val cswlSwap = (mpil === 0) =/= (mil === 0)
+
+      val readData = Bits(32 bits)
+      val known = Bool()
+      val readOnly = Bool()
+      readData := 0
+      known := True
+      readOnly := False
+      switch(address) {
+        is(0x300) { readData := mstatusValue }
+        is(0x301) { readData := B(0x40001100L, 32 bits) }        // misa: RV32IM (writes ignored)
+        is(0x304) {}                                            // mie: inactive in CLIC mode
+        is(0x344) {}                                            // mip: inactive in CLIC mode
+        is(0x305) { readData := mtvecValue }
+        is(0x307) { readData := mtvtValue.asBits }
+        is(0x340) { readData := mscratch }
+        is(0x341) { readData := mepc.asBits }
+        is(0x342) { readData := mcauseValue }
+        is(0x343) { readData := mtval }
+        is(0x345) { readData := nxtiValue }
+        is(0x346) { readData := mil.asBits ## B(0, 24 bits); readOnly := True }   // mintstatus
+        is(0x347) { readData := mintthresh.asBits.resized }
+        is(0x348) { readData := input(RS1) }                     // mscratchcsw: mpp is always M, no swap
+        is(0x349) { readData := cswlSwap ? mscratch | input(RS1) }
+        is(0x320) { readData := B(0, 29 bits) ## inhibitInstret ## False ## inhibitCycle }
+        is(0xB00) { readData := mcycle(31 downto 0).asBits }
+        is(0xB80) { readData := mcycle(63 downto 32).asBits }
+        is(0xB02) { readData := minstret(31 downto 0).asBits }
+        is(0xB82) { readData := minstret(63 downto 32).asBits }
+        is(0xC00) { readData := mcycle(31 downto 0).asBits; readOnly := True }
+        is(0xC80) { readData := mcycle(63 downto 32).asBits; readOnly := True }
+        is(0xC02) { readData := minstret(31 downto 0).asBits; readOnly := True }
+        is(0xC82) { readData := minstret(63 downto 32).asBits; readOnly := True }
+        is(0xF11, 0xF12, 0xF13, 0xF14) { readOnly := True }      // mvendorid, marchid, mimpid, mhartid: 0
+        for (slot <- slots) is(slot.address) { readData := slot.read }
+        default { known := False }
+      }
+      val illegal = input(IS_CSR) && (!known || (writes && readOnly))
+      when(arbitration.isValid && input(IS_CSR) && illegal) {
+        executePort.valid := True
+        executePort.code := 2
+        executePort.badAddr := instr.asUInt
+      }
+      when(arbitration.isValid && input(IS_CSR)) { output(REGFILE_WRITE_DATA) := readData }
+
+      val doWrite = go && input(IS_CSR) && !illegal && writes
+      val newValue = update(readData)
+      for (slot <- slots) {
+        slot.write.valid := doWrite && address === slot.address
+        slot.write.payload := newValue
+      }
+      when(doWrite) {
+        switch(address) {
+          is(0x300) { mie := newValue(3); mpie := newValue(7) }
+          is(0x305) { mtvecBase := newValue(31 downto 6).asUInt }
+          is(0x307) { mtvtBase := newValue(31 downto 6).asUInt }
+          is(0x340) { mscratch := newValue }
+          is(0x341) { mepc := newValue(31 downto 2).asUInt @@ U"00" }
+          is(0x342) {
+            mcauseInterrupt := newValue(31)
+            minhv := newValue(30)
+            mpie := newValue(27)
+            mpil := newValue(23 downto 16).asUInt
+            mcauseCode := newValue(11 downto 0).asUInt
+          }
+          is(0x343) { mtval := newValue }
+          is(0x345) {
+            // The read-modify-write goes to mstatus; the claim is a side effect.
+            val status = funct3(1 downto 0).mux(2 -> (mstatusValue | source), 3 -> (mstatusValue & ~source), default -> mstatusValue)
+            mie := status(3)
+            mpie := status(7)
+            when(nxtiPass) {
+              mil := clic.level
+              mcauseCode := clic.id.resized
+              mcauseInterrupt := True
+              clicClaim := True
+            }
+          }
+          is(0x347) { mintthresh := newValue(7 downto 0).asUInt }
+          is(0x349) { when(cswlSwap) { mscratch := source } }
+          is(0x320) { inhibitCycle := newValue(0); inhibitInstret := newValue(2) }
+          is(0xB00) { mcycle(31 downto 0) := newValue.asUInt }
+          is(0xB80) { mcycle(63 downto 32) := newValue.asUInt }
+          is(0xB02) { minstret(31 downto 0) := newValue.asUInt }
+          is(0xB82) { minstret(63 downto 32) := newValue.asUInt }
+        }
+      }
+    }
+  }
+}

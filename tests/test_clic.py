@@ -1,0 +1,611 @@
+"""Cycle-exact tests of the CLIC (soc/clic.py) in Migen simulation.
+
+Timing convention (as in test_irqgen.py): cycle c is the interval after the
+c-th clock edge. Inside a generator, values written before a `yield` are
+visible in the cycle that `yield` enters, and reads after it return that
+cycle's values. A register fed by a value seen in cycle c shows it in c+1.
+
+Bus accesses go through `wb_write`/`wb_read`: the request is on the bus in
+cycle c, the slave acks in c+1 and the helper returns in c+1, after which the
+request is dropped. A write takes effect in c+1.
+"""
+
+import pytest
+from migen import *
+from migen.sim import run_simulation
+
+from irqlab.soc.clic import CLIC
+
+CLICCFG, CLICINFO = 0x0000, 0x0004
+EDGE, NEG, SHV = 0b010, 0b100, 0b001     # clicintattr trig/shv bits
+MODE_M = 0b11 << 6                      # clicintattr.mode, read-only
+
+
+def src_addr(i):
+    return 0x1000 + 4 * i
+
+
+def run(dut, body):
+    run_simulation(dut, body())
+
+
+# --------------------------------------------------------------------------- bus master
+
+def wb_write(dut, addr, data, sel=0xF):
+    bus = dut.bus
+    yield bus.adr.eq(addr >> 2)
+    yield bus.dat_w.eq(data)
+    yield bus.sel.eq(sel)
+    for s in (bus.cyc, bus.stb, bus.we):
+        yield s.eq(1)
+    yield
+    while not (yield bus.ack):
+        yield
+    for s in (bus.cyc, bus.stb, bus.we):
+        yield s.eq(0)
+
+
+def wb_read(dut, addr):
+    bus = dut.bus
+    yield bus.adr.eq(addr >> 2)
+    yield bus.we.eq(0)
+    yield bus.cyc.eq(1)
+    yield bus.stb.eq(1)
+    yield
+    while not (yield bus.ack):
+        yield
+    value = yield bus.dat_r
+    yield bus.cyc.eq(0)
+    yield bus.stb.eq(0)
+    return value
+
+
+def configure(dut, i, ie=1, attr=0, ctl=0):
+    """Write clicintie/attr/ctl of source i in one access, leaving clicintip alone."""
+    yield from wb_write(dut, src_addr(i), (ctl << 24) | (attr << 16) | (ie << 8), sel=0b1110)
+
+
+def write_ip(dut, i, value):
+    yield from wb_write(dut, src_addr(i), value, sel=0b0001)
+
+
+def set_nlbits(dut, n):
+    yield from wb_write(dut, CLICCFG, n << 1, sel=0b0001)
+
+
+def settle(n=3):
+    for _ in range(n):
+        yield
+
+
+def outputs(dut):
+    return ((yield dut.irq_valid), (yield dut.irq_id), (yield dut.irq_level), (yield dut.irq_shv))
+
+
+def ip(dut, i):
+    return (yield dut.srcs[i].ip)
+
+
+def ips(dut, ids):
+    out = []
+    for i in ids:
+        out.append((yield dut.srcs[i].ip))
+    return out
+
+
+def claim(dut, i):
+    """Pulse claim for one cycle (the cycle the next `yield` enters)."""
+    yield dut.claim.eq(1)
+    yield dut.claim_id.eq(i)
+    yield
+    yield dut.claim.eq(0)
+
+
+# --------------------------------------------------------------------------- arbitration
+
+def test_arbitration_order():
+    dut = CLIC(n_sources=8)
+
+    def body():
+        for i, ctl in [(1, 0x40), (2, 0x80), (3, 0x80), (5, 0x80), (6, 0xC0), (7, 0xFF)]:
+            yield from configure(dut, i, ie=int(i != 6), attr=EDGE, ctl=ctl)
+        for i in (1, 2, 3, 5, 6):              # 7 enabled but never pending, 6 disabled
+            yield from write_ip(dut, i, 1)
+        yield from settle()
+        # Highest ctl among pending & enabled is 0x80; among 2, 3, 5 the highest ID wins.
+        assert (yield from outputs(dut)) == (1, 5, 0xFF, 0)
+        yield from write_ip(dut, 5, 0)
+        yield from settle()
+        assert (yield dut.irq_id) == 3
+        yield from write_ip(dut, 3, 0)
+        yield from settle()
+        assert (yield dut.irq_id) == 2
+        yield from write_ip(dut, 2, 0)
+        yield from settle()
+        assert (yield from outputs(dut))[:2] == (1, 1)
+        # Enabling 6 makes it the winner; a higher ctl beats a higher ID.
+        yield from configure(dut, 6, ie=1, attr=EDGE, ctl=0xC0)
+        yield from settle()
+        assert (yield dut.irq_id) == 6
+        # A lower ID with a higher ctl beats higher IDs.
+        yield from configure(dut, 1, ie=1, attr=EDGE, ctl=0xC1)
+        yield from settle()
+        assert (yield dut.irq_id) == 1
+        yield from write_ip(dut, 1, 0)
+        yield from write_ip(dut, 6, 0)
+        yield from settle()
+        assert (yield dut.irq_valid) == 0
+
+    run(dut, body)
+
+
+def test_arbitration_compares_whole_ctl_not_level():
+    """With nlbits = 1, ctl 0x80 and 0xC0 are both level 255; the priority bits
+    still order them (the full ctl is compared), whatever the IDs."""
+    dut = CLIC(n_sources=4)
+
+    def body():
+        yield from set_nlbits(dut, 1)
+        yield from configure(dut, 0, attr=EDGE, ctl=0xC0)
+        yield from configure(dut, 3, attr=EDGE, ctl=0x80)
+        yield from write_ip(dut, 0, 1)
+        yield from write_ip(dut, 3, 1)
+        yield from settle()
+        assert (yield from outputs(dut))[:3] == (1, 0, 0xFF)
+
+    run(dut, body)
+
+
+def test_arbitration_tie_across_tree():
+    """Equal ctl everywhere: the highest pending-and-enabled ID wins, for every
+    subset of a 5-source (non power of two) tree."""
+    dut = CLIC(n_sources=5)
+
+    def body():
+        for i in range(5):
+            yield from configure(dut, i, attr=EDGE, ctl=0x20)
+        for mask in range(1, 32):
+            for i in range(5):                                  # pending bits set directly
+                yield dut.srcs[i].ip.eq((mask >> i) & 1)
+            yield from settle(2)
+            assert (yield from outputs(dut))[:2] == (1, mask.bit_length() - 1), mask
+
+    run(dut, body)
+
+
+def test_shv_follows_winner():
+    dut = CLIC(n_sources=4)
+
+    def body():
+        yield from configure(dut, 1, attr=EDGE | SHV, ctl=0x10)
+        yield from configure(dut, 2, attr=EDGE, ctl=0x20)
+        yield from write_ip(dut, 1, 1)
+        yield from settle()
+        assert (yield from outputs(dut)) == (1, 1, 0xFF, 1)
+        yield from write_ip(dut, 2, 1)
+        yield from settle()
+        assert (yield from outputs(dut)) == (1, 2, 0xFF, 0)
+
+    run(dut, body)
+
+
+# --------------------------------------------------------------------------- levels
+
+# clicintctl written 0x5A = 0101_1010.
+LEVELS = {
+    # ctl_bits: (ctl as read, {nlbits: irq_level})
+    8: (0x5A, {0: 0xFF, 1: 0x7F, 4: 0x5F, 8: 0x5A}),
+    4: (0x5F, {0: 0xFF, 1: 0x7F, 4: 0x5F, 8: 0x5F}),
+    0: (0xFF, {0: 0xFF, 1: 0xFF, 4: 0xFF, 8: 0xFF}),
+}
+
+
+@pytest.mark.parametrize("ctl_bits", [8, 4, 0])
+def test_irq_level(ctl_bits):
+    dut = CLIC(n_sources=2, ctl_bits=ctl_bits)
+    ctl_read, by_nlbits = LEVELS[ctl_bits]
+
+    def body():
+        yield from configure(dut, 1, attr=EDGE, ctl=0x5A)
+        yield from write_ip(dut, 1, 1)
+        assert ((yield from wb_read(dut, src_addr(1))) >> 24) == ctl_read
+        for nl, level in by_nlbits.items():
+            yield from set_nlbits(dut, nl)
+            yield from settle()
+            assert (yield from outputs(dut)) == (1, 1, level, 0), nl
+
+    run(dut, body)
+
+
+# --------------------------------------------------------------------------- register reads
+
+@pytest.mark.parametrize("n,ctl_bits", [(64, 8), (256, 4), (1, 0)])
+def test_read_only_fields(n, ctl_bits):
+    dut = CLIC(n_sources=n, ctl_bits=ctl_bits)
+
+    def body():
+        assert (yield from wb_read(dut, CLICINFO)) == n | (ctl_bits << 21)
+        assert (yield from wb_read(dut, CLICINFO)) & (0xFF << 13) == 0        # version 0
+        yield from wb_write(dut, CLICINFO, 0xFFFFFFFF)
+        assert (yield from wb_read(dut, CLICINFO)) == n | (ctl_bits << 21)
+        # cliccfg: nvbits = 1, nlbits = 0 at reset.
+        assert (yield from wb_read(dut, CLICCFG)) == 0x01
+        yield from wb_write(dut, CLICCFG, 0xFFFFFFFF)       # nlbits 15 -> 8 (WARL), nmbits stay 0
+        assert (yield from wb_read(dut, CLICCFG)) == 0x01 | (8 << 1)
+        yield from wb_write(dut, CLICCFG, 0x07)
+        assert (yield from wb_read(dut, CLICCFG)) == 0x07
+        # Source word at reset: mode = M, ctl low bits read as 1.
+        low1 = (1 << (8 - ctl_bits)) - 1
+        assert (yield from wb_read(dut, src_addr(n - 1))) == (MODE_M << 16) | (low1 << 24)
+        # attr bits 5:3 read 0; ctl keeps only the top ctl_bits bits.
+        yield from wb_write(dut, src_addr(n - 1), 0x00FFFEFE)
+        assert (yield from wb_read(dut, src_addr(n - 1))) == ((MODE_M | 0b111) << 16) | (low1 << 24) | 0x100
+        yield from wb_write(dut, src_addr(n - 1), 0x00 << 24, sel=0b1000)
+        assert (yield from wb_read(dut, src_addr(n - 1))) >> 24 == low1
+
+    run(dut, body)
+
+
+def test_unimplemented_addresses():
+    dut = CLIC(n_sources=16)
+    holes = [0x0008, 0x003C, 0x0040, 0x00BC, 0x00C0, 0x0800, 0x0FFC, src_addr(16), dut.size - 4]
+
+    def body():
+        for a in holes:
+            yield from wb_write(dut, a, 0xFFFFFFFF)
+        for a in holes:
+            assert (yield from wb_read(dut, a)) == 0, hex(a)
+        # Nothing else changed.
+        assert (yield from wb_read(dut, CLICCFG)) == 0x01
+        for i in range(16):
+            assert (yield from wb_read(dut, src_addr(i))) == (MODE_M << 16), i
+        # Only the low address bits are decoded: the block repeats every `size` bytes.
+        assert (yield from wb_read(dut, dut.size + CLICINFO)) == 16 | (8 << 21)
+
+    run(dut, body)
+
+
+def test_byte_lanes():
+    dut = CLIC(n_sources=4)
+    a = src_addr(2)
+
+    def body():
+        yield from wb_write(dut, a, 0xA0_03_01_00, sel=0b1110)
+        assert (yield from wb_read(dut, a)) == 0xA0_C3_01_00
+        yield from wb_write(dut, a, 0, sel=0b0010)                 # ie only
+        assert (yield from wb_read(dut, a)) == 0xA0_C3_00_00
+        yield from wb_write(dut, a, 0xFFFFFFFF, sel=0b1000)        # ctl only
+        assert (yield from wb_read(dut, a)) == 0xFF_C3_00_00
+        yield from wb_write(dut, a, 0x00_00_00_01, sel=0b0001)     # ip only (edge source)
+        assert (yield from wb_read(dut, a)) == 0xFF_C3_00_01
+        yield from wb_write(dut, a, 0, sel=0b0100)                 # attr only
+        assert (yield from wb_read(dut, a)) == 0xFF_C0_00_01
+        yield from wb_write(dut, a, 0, sel=0)                      # no lane: no change
+        assert (yield from wb_read(dut, a)) == 0xFF_C0_00_01
+        yield from wb_write(dut, CLICCFG, 0xFF, sel=0b1110)        # cliccfg is byte 0
+        assert (yield from wb_read(dut, CLICCFG)) == 0x01
+        for i in (1, 3):                                            # neighbours untouched
+            assert (yield from wb_read(dut, src_addr(i))) == MODE_M << 16
+
+    run(dut, body)
+
+
+def test_single_ack_per_access():
+    """ack comes one cycle after cyc & stb, for one cycle, even if the master is slow
+    to drop the request; a write held for two cycles takes effect once."""
+    dut = CLIC(n_sources=2)
+    bus = dut.bus
+    acks = []
+
+    def body():
+        yield from configure(dut, 0, attr=EDGE)
+        yield bus.adr.eq(src_addr(0) >> 2)
+        yield bus.dat_w.eq(1)
+        yield bus.sel.eq(1)
+        for s in (bus.cyc, bus.stb, bus.we):
+            yield s.eq(1)
+        for c in range(2):
+            yield
+            acks.append((yield bus.ack))
+            if c == 0:
+                assert (yield from ip(dut, 0)) == 0
+        for s in (bus.cyc, bus.stb, bus.we):
+            yield s.eq(0)
+        for _ in range(3):
+            yield
+            acks.append((yield bus.ack))
+        assert (yield from ip(dut, 0)) == 1
+
+    run(dut, body)
+    assert acks == [0, 1, 0, 0, 0]
+
+
+# --------------------------------------------------------------------------- triggers
+
+@pytest.mark.parametrize("neg", [0, 1])
+def test_edge_trigger(neg):
+    dut = CLIC(n_sources=2)
+    active, idle = (0, 1) if neg else (1, 0)
+
+    def body():
+        yield dut.sources[1].eq(idle)
+        yield from configure(dut, 1, attr=EDGE | (NEG if neg else 0))
+        yield from settle()
+        assert (yield from ip(dut, 1)) == 0
+        yield dut.sources[1].eq(active)            # the active edge
+        yield
+        assert (yield from ip(dut, 1)) == 0
+        yield
+        assert (yield from ip(dut, 1)) == 1
+        yield from write_ip(dut, 1, 0)
+        assert (yield from ip(dut, 1)) == 0
+        yield from settle()
+        assert (yield from ip(dut, 1)) == 0        # held active: no new edge
+        yield dut.sources[1].eq(idle)              # the inactive edge sets nothing
+        yield from settle()
+        assert (yield from ip(dut, 1)) == 0
+        yield dut.sources[1].eq(active)
+        yield from settle(2)
+        assert (yield from ip(dut, 1)) == 1
+        yield dut.sources[1].eq(idle)              # pending stays after the line returns
+        yield from settle()
+        assert (yield from ip(dut, 1)) == 1
+        assert (yield from wb_read(dut, src_addr(1))) & 0xFF == 1
+
+    run(dut, body)
+
+
+@pytest.mark.parametrize("neg", [0, 1])
+def test_level_trigger(neg):
+    dut = CLIC(n_sources=2)
+    active, idle = (0, 1) if neg else (1, 0)
+
+    def body():
+        yield dut.sources[0].eq(idle)
+        yield from configure(dut, 0, attr=NEG if neg else 0)
+        yield from settle()
+        assert (yield from wb_read(dut, src_addr(0))) & 0xFF == 0
+        assert (yield dut.irq_valid) == 0
+        yield from write_ip(dut, 0, 1)                  # ignored
+        yield from settle()
+        assert (yield from wb_read(dut, src_addr(0))) & 0xFF == 0
+        assert (yield dut.irq_valid) == 0
+        yield dut.sources[0].eq(active)
+        yield from settle()
+        assert (yield from wb_read(dut, src_addr(0))) & 0xFF == 1
+        assert (yield from outputs(dut))[:2] == (1, 0)
+        yield from write_ip(dut, 0, 0)                  # ignored
+        yield from settle()
+        assert (yield from wb_read(dut, src_addr(0))) & 0xFF == 1
+        assert (yield dut.irq_valid) == 1
+        yield dut.sources[0].eq(idle)                   # the source itself clears it
+        yield from settle()
+        assert (yield from wb_read(dut, src_addr(0))) & 0xFF == 0
+        assert (yield dut.irq_valid) == 0
+
+    run(dut, body)
+
+
+def test_software_set_clear_edge():
+    dut = CLIC(n_sources=4)
+
+    def body():
+        yield from configure(dut, 3, attr=EDGE, ctl=0x33)
+        yield from settle()
+        assert (yield dut.irq_valid) == 0
+        yield from write_ip(dut, 3, 1)
+        assert (yield from ip(dut, 3)) == 1           # in the ack cycle already
+        yield
+        assert (yield from outputs(dut)) == (1, 3, 0xFF, 0)
+        assert (yield from wb_read(dut, src_addr(3))) & 0xFF == 1
+        yield from write_ip(dut, 3, 0)
+        yield
+        assert (yield dut.irq_valid) == 0
+        assert (yield from wb_read(dut, src_addr(3))) & 0xFF == 0
+
+    run(dut, body)
+
+
+# --------------------------------------------------------------------------- latency
+
+@pytest.mark.parametrize("attr", [EDGE, 0])
+def test_latency_two_cycles(attr):
+    """A source change in cycle t shows on irq_valid/irq_id in t+2."""
+    dut = CLIC(n_sources=8)
+    rows = []
+
+    def body():
+        yield from configure(dut, 6, attr=attr, ctl=0x70)
+        yield from set_nlbits(dut, 8)
+        yield from settle()
+        for c in range(6):
+            yield dut.sources[6].eq(int(c >= 2))
+            yield                                   # cycle c
+            rows.append((yield from outputs(dut)))
+
+    run(dut, body)
+    assert [r[0] for r in rows] == [0, 0, 0, 0, 1, 1]
+    assert rows[4] == (1, 6, 0x7F, 0)
+
+
+# --------------------------------------------------------------------------- claim
+
+def test_claim_clears_only_its_edge_source():
+    dut = CLIC(n_sources=8)
+
+    def body():
+        yield from configure(dut, 2, attr=EDGE, ctl=0x10)
+        yield from configure(dut, 5, attr=EDGE, ctl=0x20)
+        yield from configure(dut, 3, attr=0, ctl=0x30)      # level
+        yield dut.sources[3].eq(1)
+        yield from write_ip(dut, 2, 1)
+        yield from write_ip(dut, 5, 1)
+        yield from settle()
+        assert (yield dut.irq_id) == 3
+        yield from claim(dut, 3)                            # level source: nothing happens
+        yield from settle()
+        assert (yield from ips(dut, (2, 3, 5))) == [1, 1, 1]
+        assert (yield from outputs(dut))[:2] == (1, 3)
+        yield from claim(dut, 2)                            # not the winner: still cleared
+        yield from settle()
+        assert (yield from ips(dut, (2, 3, 5))) == [0, 1, 1]
+        yield dut.sources[3].eq(0)
+        yield from settle()
+        assert (yield from outputs(dut))[:2] == (1, 5)
+        yield from claim(dut, 5)
+        yield from settle()
+        assert (yield from ips(dut, (2, 3, 5))) == [0, 0, 0]
+        assert (yield dut.irq_valid) == 0
+
+    run(dut, body)
+
+
+def test_new_edge_wins_over_claim_and_clear():
+    dut = CLIC(n_sources=4)
+    bus = dut.bus
+
+    def body():
+        yield from configure(dut, 1, attr=EDGE)
+        yield from write_ip(dut, 1, 1)
+        yield from settle()
+        # Rising edge in the claim cycle: the pending bit stays set.
+        yield dut.sources[1].eq(1)
+        yield from claim(dut, 1)
+        yield from settle()
+        assert (yield from ip(dut, 1)) == 1
+        # Control: a claim alone clears it.
+        yield from claim(dut, 1)
+        yield
+        assert (yield from ip(dut, 1)) == 0
+        # Rising edge in the cycle a software clear takes effect (the request cycle).
+        yield dut.sources[1].eq(0)
+        yield from write_ip(dut, 1, 1)
+        yield from settle()
+        yield bus.adr.eq(src_addr(1) >> 2)
+        yield bus.dat_w.eq(0)
+        yield bus.sel.eq(1)
+        for s in (bus.cyc, bus.stb, bus.we):
+            yield s.eq(1)
+        yield dut.sources[1].eq(1)
+        yield                                            # request cycle, edge seen
+        yield
+        assert (yield bus.ack) == 1
+        for s in (bus.cyc, bus.stb, bus.we):
+            yield s.eq(0)
+        yield from settle()
+        assert (yield from ip(dut, 1)) == 1
+
+    run(dut, body)
+
+
+def test_irq_valid_held_low_after_claim():
+    """Claim in cycle c: irq_valid is 0 in c+1 (the outputs there were computed
+    before the claim), and from c+2 on the outputs show the next interrupt. The
+    claimed one never shows again."""
+    dut = CLIC(n_sources=8)
+    rows = []
+
+    def body():
+        yield from configure(dut, 4, attr=EDGE, ctl=0x90)
+        yield from configure(dut, 1, attr=EDGE, ctl=0x10)
+        yield from write_ip(dut, 4, 1)
+        yield from write_ip(dut, 1, 1)
+        yield from settle()
+        for c in range(6):
+            yield dut.claim.eq(int(c == 1))
+            yield dut.claim_id.eq(4 if c == 1 else 1)   # claim_id ignored without claim
+            yield                                       # cycle c
+            rows.append((yield from outputs(dut))[:2])
+        yield from write_ip(dut, 1, 0)
+        yield from write_ip(dut, 4, 1)
+        yield from settle()
+        assert (yield from outputs(dut))[:2] == (1, 4)
+        # Last one: nothing else pending, irq_valid stays low.
+        rows2 = []
+        for c in range(5):
+            yield dut.claim.eq(int(c == 0))
+            yield dut.claim_id.eq(4)
+            yield
+            rows2.append((yield dut.irq_valid))
+        assert rows2 == [1, 0, 0, 0, 0]
+
+    run(dut, body)
+    assert rows == [(1, 4), (1, 4), (0, 4), (1, 1), (1, 1), (1, 1)]
+
+
+def test_claim_hold_applies_to_level_sources():
+    """A claim of a level source changes nothing but the one-cycle hold."""
+    dut = CLIC(n_sources=2)
+    rows = []
+
+    def body():
+        yield from configure(dut, 1)
+        yield dut.sources[1].eq(1)
+        yield from settle()
+        for c in range(4):
+            yield dut.claim.eq(int(c == 0))
+            yield dut.claim_id.eq(1)
+            yield
+            rows.append((yield from outputs(dut))[:2])
+
+    run(dut, body)
+    assert rows == [(1, 1), (0, 1), (1, 1), (1, 1)]
+
+
+# --------------------------------------------------------------------------- sizes
+
+def test_256_sources_high_ids():
+    dut = CLIC(n_sources=256)
+    assert len(dut.irq_id) == 8 and len(dut.claim_id) == 8
+    assert dut.size == 0x2000
+
+    def body():
+        for i, ctl in [(128, 0x40), (200, 0x40), (254, 0x40), (255, 0x40)]:
+            yield from configure(dut, i, attr=EDGE, ctl=ctl)
+            yield from write_ip(dut, i, 1)
+        yield from settle()
+        assert (yield from outputs(dut))[:2] == (1, 255)
+        yield from claim(dut, 255)
+        yield from settle(2)
+        assert (yield from outputs(dut))[:2] == (1, 254)
+        assert (yield from ip(dut, 255)) == 0
+        yield from configure(dut, 200, attr=EDGE, ctl=0x41)
+        yield from settle()
+        assert (yield from outputs(dut))[:2] == (1, 200)
+        assert (yield from wb_read(dut, src_addr(255))) == (0x40 | 0x00) << 24 | MODE_M << 16 | EDGE << 16 | 0x100
+        assert (yield from wb_read(dut, CLICINFO)) & 0x1FFF == 256
+
+    run(dut, body)
+
+
+def test_one_source():
+    dut = CLIC(n_sources=1)
+    assert len(dut.irq_id) == 1 and dut.size == 0x2000
+
+    def body():
+        yield from configure(dut, 0, attr=EDGE | SHV, ctl=0x80)
+        yield dut.sources[0].eq(1)
+        yield from settle()
+        assert (yield from outputs(dut)) == (1, 0, 0xFF, 1)
+        yield from claim(dut, 0)
+        yield from settle()
+        assert (yield dut.irq_valid) == 0
+        assert (yield from wb_read(dut, src_addr(1))) == 0
+
+    run(dut, body)
+
+
+@pytest.mark.parametrize("n,ctl_bits", [(1, 0), (5, 3)])
+def test_converts_to_verilog(n, ctl_bits):
+    dut = CLIC(n_sources=n, ctl_bits=ctl_bits)
+    ios = {dut.sources, dut.irq_valid, dut.irq_id, dut.irq_level, dut.irq_shv, dut.claim, dut.claim_id}
+    ios |= {getattr(dut.bus, name) for name, _, _ in dut.bus.layout}
+    v = str(verilog.convert(dut, ios=ios, name="clic"))
+    assert "module clic" in v
+
+
+@pytest.mark.parametrize("n,size", [(1, 0x2000), (64, 0x2000), (1024, 0x2000), (1025, 0x4000), (4096, 0x8000)])
+def test_region_size(n, size):
+    assert 1 << (0x1000 + 4 * n - 1).bit_length() == size      # the rule itself
+    if n <= 64:
+        assert CLIC(n_sources=n).size == size
