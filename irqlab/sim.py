@@ -38,8 +38,8 @@ class Model:
 
 
 def _model_hash(core):
-    h = hashlib.sha256(core.encode())
     info = core_info(core)
+    h = hashlib.sha256(info.soc_core.encode())
     if info.litex_type == OWN_CPU_TYPE:
         # The project's own core: its Verilog is made from cores/ (and the
         # installed VexRiscv sources), all of which corebuild's hash covers.
@@ -71,9 +71,10 @@ def _run_logged(cmd, log_path, what, **kw):
 
 
 def ensure_model(core, progress=None):
-    """The Verilator model of the SoC with `core`, built unless up to date."""
-    core_info(core)   # unknown core -> UnknownCore
-    d = paths.sim_dir(core)
+    """The Verilator model of the SoC with `core`, built unless up to date
+    (rows that share a SoC share its model; Model.core is the row)."""
+    soc = core_info(core).soc_core   # unknown core -> UnknownCore
+    d = paths.sim_dir(soc)
     gw = os.path.join(d, "gateware")
     model = Model(core, d, os.path.join(gw, "obj_dir", "V" + TOP),
                   os.path.join(d, "software", "include"), gw)
@@ -85,15 +86,15 @@ def ensure_model(core, progress=None):
         shutil.rmtree(d)
     os.makedirs(d)
     if progress:
-        progress.step(f"{core}: generating the SoC (LiteX)")
+        progress.step(f"{soc}: generating the SoC (LiteX)")
     _run_logged([sys.executable, "-c",
                  "import sys; from irqlab.boards.sim import target; target.generate(sys.argv[1], sys.argv[2])",
-                 core, d], os.path.join(d, "generate.log"), f"SoC generation for {core}")
+                 soc, d], os.path.join(d, "generate.log"), f"SoC generation for {soc}")
     if progress:
-        progress.step(f"{core}: compiling the Verilator model (a few minutes the first time)")
+        progress.step(f"{soc}: compiling the Verilator model (a few minutes the first time)")
     _run_logged([sys.executable, "-c",
                  "import sys; from irqlab.boards.sim import target; target.compile(sys.argv[1])", d],
-                os.path.join(d, "verilator-build.log"), f"Verilator build for {core}")
+                os.path.join(d, "verilator-build.log"), f"Verilator build for {soc}")
     with open(stamp, "w") as f:
         f.write(want)
     return model
@@ -103,9 +104,9 @@ def build_firmware(model, app="bench", progress=None, layout="rom"):
     """Build firmware against the model's headers; layout 'ram' links it for
     main RAM (loaded over the serial link by the ROM's boot code)."""
     info = core_info(model.core)
-    out = os.path.join(model.dir, "fw", f"{app}-{layout}")
+    out = os.path.join(model.dir, "fw", f"{model.core}-{app}-{layout}")
     os.makedirs(out, exist_ok=True)
-    cpuflags = f"-march={info.march} -misa-spec=2.2 -mabi=ilp32"
+    cpuflags = f"-march={info.march} -misa-spec=2.2 -mabi={info.mabi} {info.fw_flags}".strip()
     _run_logged(["make", "-C", paths.FW, f"APP={app}", f"INC={model.include}", f"CORE={info.entry}",
                  f"CPUFLAGS={cpuflags}", f"OUT={out}", f"LAYOUT={layout}"],
                 os.path.join(out, "build.log"), f"firmware '{app}' for {model.core}")

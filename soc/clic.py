@@ -53,92 +53,70 @@ CLICINTIP_BASE = 0x1000   # byte offset of clicintip[0]
 
 
 class _Source(Module):
-    """One interrupt input: its pending bit and its four byte registers."""
-    def __init__(self, ctl_bits):
-        self.line = Signal()        # raw input
-        self.wr = Signal(4)         # byte-lane write strobes for this source's word
-        self.dat_w = Signal(32)
-        self.clear = Signal()       # claim of this source
+    """One interrupt input: its pending bit and its four byte registers.
 
+    Inputs are taken as expressions, not copied into signals: the Migen
+    simulator re-evaluates every comb statement on each pass, which would make
+    large CLICs slow to simulate."""
+    def __init__(self, line, hit, sel, dat_w, clear, ctl_bits):
         self.ip = Signal()
         self.ie = Signal()
         self.shv = Signal()
         self.edge = Signal()        # trig[0]
         self.neg = Signal()         # trig[1]
         self.ctl = Signal(ctl_bits) if ctl_bits else None
-        self.ctl8 = Signal(8)       # clicintctl as read, low bits 1
-        self.word = Signal(32)      # the four bytes as read
 
         # Edge: the line changed and its new value, polarity-corrected, is 1.
         line_d = Signal()
-        hw_set = Signal()
-        self.sync += line_d.eq(self.line)
-        self.comb += hw_set.eq((self.line ^ line_d) & (self.line ^ self.neg))
-
-        ip_byte = self.dat_w[0:8]
-        sw_set = Signal()
-        sw_clr = Signal()
-        self.comb += [
-            sw_set.eq(self.wr[0] & ip_byte[0]),
-            sw_clr.eq(self.wr[0] & ~ip_byte[0]),
-        ]
-        self.sync += If(self.edge,
-            If(hw_set | sw_set, self.ip.eq(1)
-            ).Elif(sw_clr | self.clear, self.ip.eq(0))
-        ).Else(
-            self.ip.eq(self.line ^ self.neg)
-        )
-
+        hw_set = (line ^ line_d) & (line ^ self.neg)
+        sw_ip = hit & sel[0]
         self.sync += [
-            If(self.wr[1], self.ie.eq(self.dat_w[8])),
-            If(self.wr[2],
-                self.shv.eq(self.dat_w[16]),
-                self.edge.eq(self.dat_w[17]),
-                self.neg.eq(self.dat_w[18])),
+            line_d.eq(line),
+            If(self.edge,
+                If(hw_set | (sw_ip & dat_w[0]), self.ip.eq(1)
+                ).Elif((sw_ip & ~dat_w[0]) | clear, self.ip.eq(0))
+            ).Else(
+                self.ip.eq(line ^ self.neg)
+            ),
+            If(hit,
+                If(sel[1], self.ie.eq(dat_w[8])),
+                If(sel[2],
+                    self.shv.eq(dat_w[16]),
+                    self.edge.eq(dat_w[17]),
+                    self.neg.eq(dat_w[18])),
+                If(sel[3], *([self.ctl.eq(dat_w[32 - ctl_bits:32])] if ctl_bits else []))
+            )
         ]
-        if ctl_bits:
-            self.sync += If(self.wr[3], self.ctl.eq(self.dat_w[32 - ctl_bits:32]))
-            self.comb += self.ctl8.eq(Cat(Replicate(1, 8 - ctl_bits), self.ctl))
-        else:
-            self.comb += self.ctl8.eq(0xff)
 
-        self.comb += self.word.eq(Cat(
+        # clicintctl as read: unimplemented low bits are 1.
+        self.ctl8 = Cat(Replicate(1, 8 - ctl_bits), self.ctl) if ctl_bits else Constant(0xff, 8)
+        self.word = Cat(
             self.ip, Replicate(0, 7),
             self.ie, Replicate(0, 7),
             self.shv, self.edge, self.neg, Replicate(0, 3), Constant(0b11, 2),
-            self.ctl8))
+            self.ctl8)
 
 
-class _Candidate:
-    def __init__(self, valid, ctl, id, shv):
-        self.valid, self.ctl, self.id, self.shv = valid, ctl, id, shv
+def _arbitrate(module, leaves, ctl_bits):
+    """Comparator tree over leaves in ID order; returns the winner.
 
-
-def _arbitrate(module, leaves, id_width, ctl_bits):
-    """Comparator tree over leaves in ID order; returns the winning candidate.
-
+    A candidate is a signal packing (shv, id, ctl, valid) from the LSB up.
     Pairs are always (lower IDs, higher IDs), so taking the right side on
-    equal ctl gives the highest-ID tie rule without comparing IDs."""
+    equal ctl gives the highest-ID tie rule without comparing IDs; an invalid
+    pair yields an invalid node."""
+    width = len(leaves[0])
     level = leaves
     depth = 0
     while len(level) > 1:
         nxt = []
         for k in range(0, len(level) - 1, 2):
             l, r = level[k], level[k + 1]
-            right = Signal(name=f"arb{depth}_{k // 2}_right")
-            cond = r.valid
+            right = r[-1]
             if ctl_bits:
-                cond = r.valid & (~l.valid | (r.ctl >= l.ctl))
-            n = _Candidate(Signal(), Signal(ctl_bits) if ctl_bits else None,
-                           Signal(id_width), Signal())
-            module.comb += [
-                right.eq(cond),
-                n.valid.eq(l.valid | r.valid),
-                n.id.eq(Mux(right, r.id, l.id)),
-                n.shv.eq(Mux(right, r.shv, l.shv)),
-            ]
-            if ctl_bits:
-                module.comb += n.ctl.eq(Mux(right, r.ctl, l.ctl))
+                lctl, rctl = l[-1 - ctl_bits:-1], r[-1 - ctl_bits:-1]
+                right = r[-1] & (~l[-1] | (rctl >= lctl))
+            n = Signal(width, name=f"arb{depth}_{k // 2}")
+            module.comb += n.eq(Mux(right, r, l))
             nxt.append(n)
         if len(level) % 2:
             nxt.append(level[-1])
@@ -196,16 +174,12 @@ class CLIC(Module):
         # Sources.
         srcs = []
         for i in range(n_sources):
-            s = _Source(ctl_bits)
+            s = _Source(line=self.sources[i],
+                        hit=write & (adr == base + i),
+                        sel=bus.sel, dat_w=bus.dat_w,
+                        clear=self.claim & (self.claim_id == i),
+                        ctl_bits=ctl_bits)
             self.submodules += s
-            hit = Signal(name=f"hit{i}")
-            self.comb += [
-                hit.eq(write & (adr == base + i)),
-                s.line.eq(self.sources[i]),
-                s.wr.eq(Replicate(hit, 4) & bus.sel),
-                s.dat_w.eq(bus.dat_w),
-                s.clear.eq(self.claim & (self.claim_id == i)),
-            ]
             srcs.append(s)
         self.srcs = srcs
 
@@ -216,31 +190,29 @@ class CLIC(Module):
             ).Elif(adr == 1, bus.dat_r.eq(clicinfo)
             ).Else(bus.dat_r.eq(0))
 
-        # Arbitration (comparing the stored ctl bits equals comparing ctl8:
-        # the low bits are 1 everywhere).
+        # Arbitration. Comparing the stored ctl bits equals comparing the read
+        # value: the low bits are 1 everywhere.
         id_w = len(self.irq_id)
         leaves = []
         for i, s in enumerate(srcs):
-            v = Signal(name=f"req{i}")
-            self.comb += v.eq(s.ip & s.ie)
-            leaves.append(_Candidate(v, s.ctl, Constant(i, id_w), s.shv))
-        best = _arbitrate(self, leaves, id_w, ctl_bits)
-        best_ctl8 = Signal(8)
+            ctl = [s.ctl] if ctl_bits else []
+            leaves.append(Cat(s.shv, Constant(i, id_w), *ctl, s.ip & s.ie))
+        best = Signal(len(leaves[0]))
+        self.comb += best.eq(_arbitrate(self, leaves, ctl_bits))
+        best_shv, best_id, best_valid = best[0], best[1:1 + id_w], best[-1]
+        best_ctl8 = Constant(0xff, 8)
         if ctl_bits:
-            self.comb += best_ctl8.eq(Cat(Replicate(1, 8 - ctl_bits), best.ctl))
-        else:
-            self.comb += best_ctl8.eq(0xff)
+            best_ctl8 = Cat(Replicate(1, 8 - ctl_bits), best[1 + id_w:1 + id_w + ctl_bits])
 
         # Level mask: bit j is forced to 1 when it lies below the nlbits level bits.
-        level_mask = Signal(8)
-        self.comb += [level_mask[j].eq(nlbits + j < 8) for j in range(8)]
+        level_mask = Cat(*[nlbits + j < 8 for j in range(8)])
 
         # Outputs. A claim in cycle c clears the pending bit for c+1, but the
         # outputs of c+1 are computed in c: suppress them so the core never
         # sees the claimed interrupt twice.
         self.sync += [
-            self.irq_valid.eq(best.valid & ~self.claim),
-            self.irq_id.eq(best.id),
+            self.irq_valid.eq(best_valid & ~self.claim),
+            self.irq_id.eq(best_id),
             self.irq_level.eq(best_ctl8 | level_mask),
-            self.irq_shv.eq(best.shv),
+            self.irq_shv.eq(best_shv),
         ]

@@ -3,6 +3,10 @@
 `litex` is LiteX's cpu_type/variant; `entry` names the firmware's interrupt
 entry code for the core (fw/common/entry_<entry>.S, if it has hardware vectors); `retire` says whether the
 core drives the trace unit's retire port (PC-match comparators, core events).
+
+Several names may share one SoC (`soc`: the same gateware, one simulation
+model) and differ only in how the firmware is built (`march`, `mabi`,
+`fw_flags`): the CLIC rows vectored, non-vectored (mnxti) and RV32E.
 """
 
 from dataclasses import dataclass
@@ -20,6 +24,14 @@ class CoreInfo:
     # yosys can read its RTL (the open FPGA flows); CV32E40P's SystemVerilog
     # (package imports) needs Vivado or a simulator.
     open_flow: bool = True
+    soc: str = ""          # the SoC (gateware) this row runs on; "" = its own name
+    mabi: str = "ilp32"
+    fw_flags: str = ""
+    clic: bool = False     # the SoC has the memory-mapped CLIC (soc/clic.py)
+
+    @property
+    def soc_core(self):
+        return self.soc or self.name
 
 
 CORES = {
@@ -32,6 +44,16 @@ CORES = {
     # "vexriscv" entry and dispatch code of the firmware.
     "clint": CoreInfo("clint", "irqlab", "clint", "vexriscv", True, "rv32im",
                       "irqlab core, CLINT-style interrupts (VexRiscv from source)"),
+    # The same core with the CLIC (docs/CLIC.md): three firmware builds.
+    "clic": CoreInfo("clic", "irqlab", "clic", "clic", True, "rv32im",
+                     "irqlab core, CLIC, hardware-vectored (shv) C handlers",
+                     clic=True, fw_flags="-DIRQLAB_CLIC_SHV=1"),
+    "clic-nv": CoreInfo("clic-nv", "irqlab", "clic", "clic", True, "rv32im",
+                        "irqlab core, CLIC, non-vectored: one entry, mnxti service loop",
+                        clic=True, soc="clic", fw_flags="-DIRQLAB_CLIC_SHV=0"),
+    "clic-rv32e": CoreInfo("clic-rv32e", "irqlab", "clic", "clic", True, "rv32em",
+                           "irqlab core, CLIC, vectored, firmware built for RV32E (ilp32e)",
+                           clic=True, soc="clic", mabi="ilp32e", fw_flags="-DIRQLAB_CLIC_SHV=1"),
 }
 
 

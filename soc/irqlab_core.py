@@ -24,7 +24,11 @@ CPU_TYPE = "irqlab"
 
 GCC_FLAGS = {
     "clint": "-march=rv32i2p0_m -mabi=ilp32",
+    "clic": "-march=rv32i2p0_m -mabi=ilp32",
 }
+# Cores with the CLIC interface: the SoC puts soc/clic.py in front of them.
+CLIC_VARIANTS = {"clic"}
+CLIC_SOURCES = 64
 
 
 class IrqlabCore(CPU):
@@ -60,8 +64,18 @@ class IrqlabCore(CPU):
         self.variant    = variant
         self.human_name = f"irqlab core ({variant})"
         self.reset      = Signal()
-        self.interrupt  = Signal(32)
+        self.has_clic   = variant in CLIC_VARIANTS
+        # The interrupt lines LiteX's IRQ manager drives; for the CLIC variant
+        # they are the CLIC's sources (the SoC connects them, soc/soc.py).
+        self.interrupt  = Signal(CLIC_SOURCES if self.has_clic else 32)
         self.retire     = RetirePort()
+        # CLIC request (in) and claim (out), wired by the SoC to soc/clic.py.
+        self.clic_valid    = Signal()
+        self.clic_id       = Signal(12)
+        self.clic_level    = Signal(8)
+        self.clic_shv      = Signal()
+        self.clic_claim    = Signal()
+        self.clic_claim_id = Signal(12)
         self.ibus       = ibus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
         self.dbus       = dbus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
         self.periph_buses = [ibus, dbus]
@@ -77,9 +91,6 @@ class IrqlabCore(CPU):
             i_clk                    = ClockSignal("sys"),
             i_reset                  = ResetSignal("sys") | self.reset,
 
-            i_externalInterruptArray = self.interrupt,
-            i_timerInterrupt         = 0,
-            i_softwareInterrupt      = 0,
 
             o_retire_valid = r.valid,
             o_retire_pc    = r.pc,
@@ -87,6 +98,21 @@ class IrqlabCore(CPU):
             o_retire_cause = r.cause,
             o_retire_mret  = r.mret,
         )
+        if self.has_clic:
+            self.cpu_params.update(
+                i_clic_valid   = self.clic_valid,
+                i_clic_id      = self.clic_id,
+                i_clic_level   = self.clic_level,
+                i_clic_shv     = self.clic_shv,
+                o_clic_claim   = self.clic_claim,
+                o_clic_claimId = self.clic_claim_id,
+            )
+        else:
+            self.cpu_params.update(
+                i_externalInterruptArray = self.interrupt,
+                i_timerInterrupt         = 0,
+                i_softwareInterrupt      = 0,
+            )
         for prefix, bus in (("iBusWishbone", ibus), ("dBusWishbone", dbus)):
             self.cpu_params.update({
                 f"o_{prefix}_ADR":      bus.adr,

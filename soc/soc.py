@@ -9,6 +9,8 @@ Interrupt inputs of the core (the same for every core):
     0..6   LiteX peripherals (UART)
     7      machine timer
     8..15  interrupt generator lines 0..7
+With the CLIC (core `clic`) these are the CLIC's source IDs (0..63, the
+rest unused), the CLIC's registers at CLIC_BASE.
 """
 
 from migen import *
@@ -23,10 +25,12 @@ from irqlab.soc import irqlab_core  # noqa: F401  registers the project's own co
 from irqlab.soc.irqgen import InterruptGenerator
 from irqlab.soc.tracer import TraceUnit
 from irqlab.soc.mtimer import MachineTimer
+from irqlab.soc.clic import CLIC
 
 GEN_IRQ_BASE = 8
 MTIMER_IRQ = 7
 STIM_BASE = 0x90000000
+CLIC_BASE = 0xA0000000
 ROM_SIZE = 0x8000
 SRAM_SIZE = 0x4000
 MAIN_RAM_SIZE = 0x8000   # firmware loaded over the serial link runs here
@@ -66,6 +70,8 @@ class IrqlabSoC(SoCCore):
 
         irq = self.cpu.interrupt
         assert len(irq) >= GEN_IRQ_BASE + rec.N_GEN_LINES
+        if info.clic:
+            self.add_clic(irq)
         self.comb += irq[MTIMER_IRQ].eq(self.mtimer.irq)
         for i in range(rec.N_GEN_LINES):
             self.comb += irq[GEN_IRQ_BASE + i].eq(self.irqgen.lines[i])
@@ -89,6 +95,23 @@ class IrqlabSoC(SoCCore):
                             ("IRQLAB_STIM_BASE", STIM_BASE), ("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES),
                             ("IRQLAB_CORE_" + core.upper(), 1)]:
             self.add_constant(name, value)
+
+    def add_clic(self, sources):
+        """The CLIC between the interrupt lines and the core (soc/clic.py)."""
+        self.clic = clic = CLIC(n_sources=len(sources))
+        cpu = self.cpu
+        self.comb += [
+            clic.sources.eq(sources),
+            cpu.clic_valid.eq(clic.irq_valid),
+            cpu.clic_id.eq(clic.irq_id),
+            cpu.clic_level.eq(clic.irq_level),
+            cpu.clic_shv.eq(clic.irq_shv),
+            clic.claim.eq(cpu.clic_claim),
+            clic.claim_id.eq(cpu.clic_claim_id),
+        ]
+        self.bus.add_slave("clic", clic.bus, SoCRegion(origin=CLIC_BASE, size=clic.size, cached=False))
+        self.add_constant("IRQLAB_CLIC_BASE", CLIC_BASE)
+        self.add_constant("IRQLAB_CLIC_SOURCES", len(sources))
 
     def add_csr_bridge(self, name="csr", origin=None, register=False):
         # Registered: the decode of the many generator and trace CSRs then stays

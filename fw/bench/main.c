@@ -46,8 +46,19 @@ static uint32_t background_work(uint32_t x) {
 #define SEL_SW(ch) ((2u << 6) | (ch))
 #define SEL_PC_MATCH(k) ((3u << 6) | (k))
 
-/* trap.S: the first handler instruction with the caller-saved context stored. */
+/* The first handler instruction with the caller-saved context stored: the
+ * common entry (trap.S), line 0's own vector (CLIC, hardware vectoring) or
+ * the CLIC trampoline (non-vectored, entry_clic.S). */
+#if defined(IRQLAB_CORE_CLIC) && IRQLAB_CLIC_SHV
+extern char irq_context_saved_8[];
+#define BENCH_CONTEXT_SAVED irq_context_saved_8
+#elif defined(IRQLAB_CORE_CLIC)
+extern char clic_context_saved[];
+#define BENCH_CONTEXT_SAVED clic_context_saved
+#else
 extern char irq_context_saved[];
+#define BENCH_CONTEXT_SAVED irq_context_saved
+#endif
 
 /* B = a PC match on irq_context_saved where the core drives the trace unit's
  * retire port (comparator 0), else the handler's software event. The software
@@ -58,7 +69,7 @@ static int b_is_pc_match(void) {
 
 static void b_setup(void) {
     if (b_is_pc_match())
-        tracer_match0_write((uint32_t)irq_context_saved | 1u);
+        tracer_match0_write((uint32_t)BENCH_CONTEXT_SAVED | 1u);
 }
 
 static void stats_setup(void) {

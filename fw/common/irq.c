@@ -4,7 +4,7 @@
 
 #define CSR_READ(name) ({ uint32_t v_; __asm__ volatile("csrr %0, " #name : "=r"(v_)); v_; })
 
-static void irq_unexpected(void) {
+void irq_unexpected(void) {
     console_printf("irqlab: unexpected interrupt, mcause=%x\n", CSR_READ(mcause));
     irqlab_exit(101);
 }
@@ -74,6 +74,39 @@ void irq_init(void) {
 
 void irq_enable(unsigned irq) {
     __asm__ volatile("csrs mie, %0" ::"r"(1u << (16 + irq)));
+}
+#elif defined(IRQLAB_CORE_CLIC)
+/* irqlab core with the CLIC (entry_clic.S, docs/CLIC.md). */
+extern const uint32_t clic_vector_table[];
+extern char clic_trampoline[];
+extern char trap_entry_direct[];
+
+void trap_dispatch(void) {
+    uint32_t cause = CSR_READ(mcause);
+    if (!(cause & 0x80000000u)) exception(cause);
+    console_printf("irqlab: interrupt %u through the exception entry\n", cause & 0xfffu);
+    irqlab_exit(102);
+}
+
+void irq_init(void) {
+    for (unsigned i = 0; i < IRQLAB_CLIC_SOURCES; i++)
+        CLIC_INTIE(i) = 0;
+    CLIC_CFG = 8u << 1;                          /* nlbits = 8: clicintctl is all level */
+    __asm__ volatile("csrw 0x347, zero   /* mintthresh */");
+    __asm__ volatile("csrw 0x307, %0   /* mtvt */" ::"r"(clic_vector_table));
+    __asm__ volatile("csrw mtvec, %0" ::"r"(IRQLAB_CLIC_SHV ? trap_entry_direct : clic_trampoline));
+}
+
+void clic_setup(unsigned irq, unsigned trig, unsigned level) {
+    CLIC_INTIE(irq) = 0;
+    CLIC_INTATTR(irq) = (uint8_t)((trig << 1) | (IRQLAB_CLIC_SHV ? 1u : 0u));
+    CLIC_INTCTL(irq) = (uint8_t)level;
+    CLIC_INTIP(irq) = 0;
+    CLIC_INTIE(irq) = 1;
+}
+
+void irq_enable(unsigned irq) {
+    clic_setup(irq, CLIC_TRIG_LEVEL, CLIC_DEFAULT_LEVEL);
 }
 #else
 #error "no interrupt support for this core"

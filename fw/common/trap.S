@@ -3,7 +3,7 @@
  * Cores with hardware vectoring add their table in entry_<core>.S. */
 #include "entry_macros.S"
     .section .text.vectors
-    .balign 4
+    .balign 64          /* a CLIC-mode mtvec needs 64-byte alignment */
     .global trap_entry_direct
 trap_entry_direct:
     SAVE_CALLER

@@ -62,6 +62,25 @@ void irq_enable(unsigned irq);   /* irq = core interrupt input; handler: irq_han
 static inline void irq_global_enable(void) { __asm__ volatile("csrs mstatus, 8"); }
 static inline void irq_global_disable(void) { __asm__ volatile("csrc mstatus, 8"); }
 
+void irq_unexpected(void);
+
+#ifdef IRQLAB_CLIC_BASE
+/* The CLIC's registers (soc/clic.py; RISC-V CLIC draft v0.9 memory map):
+ * per source i, four bytes at 0x1000 + 4*i: pending, enable, attributes,
+ * control (level: nlbits is set to 8 by irq_init, so control = level). */
+#define CLIC_CFG          (*(volatile uint8_t *)(IRQLAB_CLIC_BASE + 0x0))
+#define CLIC_INFO         (*(volatile uint32_t *)(IRQLAB_CLIC_BASE + 0x4))
+#define CLIC_INTIP(i)     (*(volatile uint8_t *)(IRQLAB_CLIC_BASE + 0x1000 + 4u * (i)))
+#define CLIC_INTIE(i)     (*(volatile uint8_t *)(IRQLAB_CLIC_BASE + 0x1001 + 4u * (i)))
+#define CLIC_INTATTR(i)   (*(volatile uint8_t *)(IRQLAB_CLIC_BASE + 0x1002 + 4u * (i)))
+#define CLIC_INTCTL(i)    (*(volatile uint8_t *)(IRQLAB_CLIC_BASE + 0x1003 + 4u * (i)))
+/* clicintattr.trig */
+enum { CLIC_TRIG_LEVEL = 0, CLIC_TRIG_EDGE = 1, CLIC_TRIG_LEVEL_LOW = 2, CLIC_TRIG_EDGE_FALLING = 3 };
+#define CLIC_DEFAULT_LEVEL 0x80
+/* Configure source `irq` (trigger, level) and enable it; shv as the build's. */
+void clic_setup(unsigned irq, unsigned trig, unsigned level);
+#endif
+
 /* Generator line helpers. */
 struct gen_pattern {
     uint32_t mode, delay, high, low, count, burst, jitter, seed;

@@ -1,0 +1,98 @@
+/* irqlab core with the CLIC (docs/CLIC.md). Two builds:
+ *
+ * IRQLAB_CLIC_SHV=1  selective hardware vectoring: mtvt points to
+ *   clic_vector_table, a table of handler ADDRESSES (the CLIC pointer table);
+ *   the core loads entry <id> and jumps to it. Entry n is irq_vector_n: save
+ *   the caller-saved registers, call irq_handler_n, restore, mret. Exceptions
+ *   go to mtvec = trap_entry_direct (trap.S).
+ *
+ * IRQLAB_CLIC_SHV=0  one entry for everything (mtvec = clic_trampoline): the
+ *   spec's C-ABI trampoline. It saves the caller-saved registers, mepc and
+ *   mcause, then serves interrupts through mnxti (which returns a pointer to
+ *   the table entry of the next interrupt above mcause.mpil, claims it and
+ *   re-enables interrupts) until none is left; back-to-back interrupts cost
+ *   one loop turn, not an exit and entry. The table holds the C handlers.
+ */
+#include "entry_macros.S"
+    .equ MIE, 8
+    .equ CSR_MNXTI, 0x345
+
+#ifndef IRQLAB_CLIC_SHV
+#error "IRQLAB_CLIC_SHV must be 0 or 1 (soc/cpus.py fw_flags)"
+#endif
+
+    .section .text.vectors, "ax"
+    .balign 64
+    .global clic_vector_table
+clic_vector_table:
+#if IRQLAB_CLIC_SHV
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+    .word irq_vector_\n
+    .endr
+    .rept IRQLAB_CLIC_SOURCES - 16
+    .word irq_vector_unexpected
+    .endr
+
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+irq_vector_\n:
+    SAVE_CALLER
+    /* everything a C call needs is saved: B of the latency measurement */
+    .global irq_context_saved_\n
+irq_context_saved_\n:
+    call irq_handler_\n
+    RESTORE_CALLER_MRET
+    .endr
+irq_vector_unexpected:
+    SAVE_CALLER
+    call irq_unexpected
+    RESTORE_CALLER_MRET
+
+#else
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+    .word irq_handler_\n
+    .endr
+    .rept IRQLAB_CLIC_SOURCES - 16
+    .word irq_unexpected
+    .endr
+
+    /* The frame: the caller-saved registers, then mepc and mcause. */
+    .equ FRAME, (CALLER_REGS * 4 + 8 + 15) & ~15
+    .equ OFF_EPC, CALLER_REGS * 4
+    .equ OFF_CAUSE, CALLER_REGS * 4 + 4
+
+    .balign 64
+    .global clic_trampoline
+clic_trampoline:
+    SAVE_CALLER FRAME
+    csrr a1, mcause
+    csrr a0, mepc
+    bgez a1, trampoline_exception
+    sw a0, OFF_EPC(sp)
+    sw a1, OFF_CAUSE(sp)
+    /* everything a C call needs is saved: B of the latency measurement */
+    .global clic_context_saved
+clic_context_saved:
+    csrrsi a0, CSR_MNXTI, MIE      /* claim the highest interrupt, enable nesting */
+    beqz a0, trampoline_exit       /* it went away */
+trampoline_loop:
+    lw a1, 0(a0)
+    csrsi mstatus, MIE
+    jalr a1
+    csrrsi a0, CSR_MNXTI, MIE
+    bnez a0, trampoline_loop
+trampoline_exit:
+    csrci mstatus, MIE
+    lw a1, OFF_CAUSE(sp)
+    lw a0, OFF_EPC(sp)
+    csrw mcause, a1                /* mpil: the level mret returns to */
+    csrw mepc, a0
+    csrrci a0, CSR_MNXTI, MIE      /* one last look with interrupts off */
+    bnez a0, trampoline_loop
+    RESTORE_CALLER FRAME
+    mret
+
+trampoline_exception:
+    call trap_dispatch
+    RESTORE_CALLER FRAME
+    mret
+#endif
