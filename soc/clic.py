@@ -3,9 +3,10 @@
 Follows the CLIC draft v0.9 of 2021-07-20, machine mode only (nmbits = 0,
 every interrupt is an M-mode interrupt).
 
-    sources ─► pending bits ─► pending & enabled ─► comparator tree ─► irq_* (registered)
-    bus ─────► cliccfg, clicintie/attr/ctl ──────────────┘      ▲
-    claim, claim_id ─► clear edge pending bit ───────────────────┘ (and hold irq_valid)
+    sources ──► pending bits ───────┐
+    bus ──────► clicintie/attr/ctl ─┼─► comparator tree ─► irq_valid/id/level/shv
+    bus ──────► cliccfg.nlbits ─────┘                      (registered)
+    claim, claim_id ──► clear that edge pending bit, hold irq_valid low one cycle
 
 Register map (byte offsets; the slave decodes only the low address bits, so
 the block is aliased every `size` bytes):
@@ -28,17 +29,24 @@ Pending bit of source i (one register, its meaning follows trig):
   edge    set by an edge of the chosen polarity (the input is compared with
           its own registered copy), set/cleared by software writes of bit 0,
           cleared by `claim` with claim_id == i. A hardware edge in the same
-          cycle as a clear wins, so no event is lost.
+          cycle as a clear wins, so no event is lost. After a switch from
+          level to edge the bit keeps the last level (the spec leaves it
+          undefined).
 
 Arbitration: the maximum of (clicintctl, id) over pending-and-enabled sources,
 i.e. the largest clicintctl and, among equals, the highest ID (spec rule).
 irq_level is the winner's clicintctl with its low 8 - nlbits bits forced to 1.
 
+The comparator tree is log2(n_sources) levels deep within one cycle.
+irq_id/irq_level/irq_shv are meaningful only while irq_valid is 1.
+
 Latency: a source edge (or level change) in cycle t sets the pending bit in
 t+1 and shows on irq_valid/irq_id/irq_level/irq_shv in t+2. A claim in cycle c
 clears the pending bit in c+1; the outputs of c+1 were still computed from
-the old pending bit, so irq_valid is forced low in c+1, and from c+2 on the
-outputs reflect the claim.
+the old pending bit, so irq_valid is forced low in c+1 (for any claim), and
+from c+2 on the outputs reflect the claim. A bus write requested in cycle c
+(acked in c+1) takes effect in c+1 and reaches the outputs in c+2; there is
+no hold for it, so in the ack cycle the outputs still show the old state.
 
 Not implemented: clicinttrig, S/U-mode windows and nmbits, the CSR side
 (mtvt, mnxti, mintstatus, mintthresh: that is the core's job), threshold
@@ -52,77 +60,104 @@ from litex.soc.interconnect import wishbone
 CLICINTIP_BASE = 0x1000   # byte offset of clicintip[0]
 
 
-class _Source(Module):
-    """One interrupt input: its pending bit and its four byte registers.
+def _onehot(index, n):
+    """n-bit one-hot of `index` (0 when index >= n), as an expression."""
+    return (Constant(1, n) << index)[:n]
 
-    Inputs are taken as expressions, not copied into signals: the Migen
-    simulator re-evaluates every comb statement on each pass, which would make
-    large CLICs slow to simulate."""
-    def __init__(self, line, hit, sel, dat_w, clear, ctl_bits):
-        self.ip = Signal()
-        self.ie = Signal()
-        self.shv = Signal()
-        self.edge = Signal()        # trig[0]
-        self.neg = Signal()         # trig[1]
-        self.ctl = Signal(ctl_bits) if ctl_bits else None
 
-        # Edge: the line changed and its new value, polarity-corrected, is 1.
-        line_d = Signal()
-        hw_set = (line ^ line_d) & (line ^ self.neg)
-        sw_ip = hit & sel[0]
-        self.sync += [
-            line_d.eq(line),
-            If(self.edge,
-                If(hw_set | (sw_ip & dat_w[0]), self.ip.eq(1)
-                ).Elif((sw_ip & ~dat_w[0]) | clear, self.ip.eq(0))
-            ).Else(
-                self.ip.eq(line ^ self.neg)
-            ),
-            If(hit,
-                If(sel[1], self.ie.eq(dat_w[8])),
-                If(sel[2],
-                    self.shv.eq(dat_w[16]),
-                    self.edge.eq(dat_w[17]),
-                    self.neg.eq(dat_w[18])),
-                If(sel[3], *([self.ctl.eq(dat_w[32 - ctl_bits:32])] if ctl_bits else []))
-            )
+def _ctl8(stored, ctl_bits):
+    """8-bit clicintctl from its stored top bits; the missing low bits are 1."""
+    if ctl_bits == 0:
+        return Constant(0xff, 8)
+    if ctl_bits == 8:
+        return stored      # no empty replication: {0{..}} is not legal Verilog
+    return Cat(Replicate(1, 8 - ctl_bits), stored)
+
+
+def _write_bit(vec, onehot, value):
+    """Write `value` into the bits of vec selected by onehot, keep the others."""
+    return vec.eq((vec & ~onehot) | (Replicate(value, len(vec)) & onehot))
+
+
+class _SourceRegs(Module):
+    """Per-source state: pending bits and the clicintie/attr/ctl registers.
+
+    The one-bit fields of all sources are kept as n-bit vectors (bit i is
+    source i), so the pending logic is one vector statement: this keeps large
+    CLICs quick to build and to simulate in Migen."""
+    def __init__(self, n, ctl_bits, lines, we, index, sel, dat_w, claim, claim_id):
+        self.ip = Signal(n)
+        self.ie = Signal(n)
+        self.shv = Signal(n)
+        self.edge = Signal(n)       # clicintattr.trig[0]
+        self.neg = Signal(n)        # clicintattr.trig[1]
+        self.ctl = [Signal(ctl_bits, name=f"ctl{i}") for i in range(n)] if ctl_bits else []
+
+        hit = Signal(n)             # the source addressed by this write
+        claimed = Signal(n)
+        lines_d = Signal(n)
+        self.comb += [
+            hit.eq(Mux(we, _onehot(index, n), 0)),
+            claimed.eq(Mux(claim, _onehot(claim_id, n), 0)),
         ]
 
-        # clicintctl as read: unimplemented low bits are 1.
-        self.ctl8 = Cat(Replicate(1, 8 - ctl_bits), self.ctl) if ctl_bits else Constant(0xff, 8)
-        self.word = Cat(
-            self.ip, Replicate(0, 7),
-            self.ie, Replicate(0, 7),
-            self.shv, self.edge, self.neg, Replicate(0, 3), Constant(0b11, 2),
-            self.ctl8)
+        # Pending: level sources follow the corrected line; edge sources are
+        # set by an edge whose new value, corrected, is 1, or by software, and
+        # cleared by software or a claim, a set winning over a clear.
+        level = lines ^ self.neg
+        hw_set = (lines ^ lines_d) & level
+        sw_ip = Mux(sel[0], hit, 0)
+        sw_set = Replicate(dat_w[0], n) & sw_ip
+        clear = (Replicate(~dat_w[0], n) & sw_ip) | claimed
+        self.sync += [
+            lines_d.eq(lines),
+            self.ip.eq((self.edge & (hw_set | sw_set | (self.ip & ~clear))) | (~self.edge & level)),
+            If(sel[1], _write_bit(self.ie, hit, dat_w[8])),
+            If(sel[2],
+                _write_bit(self.shv, hit, dat_w[16]),
+                _write_bit(self.edge, hit, dat_w[17]),
+                _write_bit(self.neg, hit, dat_w[18])),
+        ]
+        for i, c in enumerate(self.ctl):
+            self.sync += If(hit[i] & sel[3], c.eq(dat_w[32 - ctl_bits:32]))
+
+        # The words as read; unimplemented clicintctl bits read 1.
+        self.ctl8 = [_ctl8(c, ctl_bits) for c in self.ctl] or [_ctl8(None, 0)] * n
+        self.words = [Cat(self.ip[i], Replicate(0, 7),
+                          self.ie[i], Replicate(0, 7),
+                          self.shv[i], self.edge[i], self.neg[i], Replicate(0, 3), Constant(0b11, 2),
+                          self.ctl8[i])
+                      for i in range(n)]
 
 
-def _arbitrate(module, leaves, ctl_bits):
-    """Comparator tree over leaves in ID order; returns the winner.
+class _Arbiter(Module):
+    """Comparator tree: the pending-and-enabled source with the largest
+    (clicintctl, id).
 
-    A candidate is a signal packing (shv, id, ctl, valid) from the LSB up.
-    Pairs are always (lower IDs, higher IDs), so taking the right side on
-    equal ctl gives the highest-ID tie rule without comparing IDs; an invalid
-    pair yields an invalid node."""
-    width = len(leaves[0])
-    level = leaves
-    depth = 0
-    while len(level) > 1:
-        nxt = []
-        for k in range(0, len(level) - 1, 2):
-            l, r = level[k], level[k + 1]
-            right = r[-1]
-            if ctl_bits:
-                lctl, rctl = l[-1 - ctl_bits:-1], r[-1 - ctl_bits:-1]
-                right = r[-1] & (~l[-1] | (rctl >= lctl))
-            n = Signal(width, name=f"arb{depth}_{k // 2}")
-            module.comb += n.eq(Mux(right, r, l))
-            nxt.append(n)
-        if len(level) % 2:
-            nxt.append(level[-1])
-        level = nxt
-        depth += 1
-    return level[0]
+    Candidates pack (shv, id, ctl, valid) from the LSB up. Pairs are always
+    (lower IDs, higher IDs), so taking the right side on equal ctl gives the
+    highest-ID tie rule without comparing IDs; a pair of invalid candidates
+    yields an invalid node."""
+    def __init__(self, leaves, ctl_bits):
+        self.best = Signal(len(leaves[0]))
+        nodes = leaves
+        depth = 0
+        while len(nodes) > 1:
+            nxt = []
+            for k in range(0, len(nodes) - 1, 2):
+                l, r = nodes[k], nodes[k + 1]
+                right = r[-1]
+                if ctl_bits:
+                    lctl, rctl = l[-1 - ctl_bits:-1], r[-1 - ctl_bits:-1]
+                    right = r[-1] & (~l[-1] | (rctl >= lctl))
+                node = Signal(len(self.best), name=f"arb{depth}_{k // 2}")
+                self.comb += node.eq(Mux(right, r, l))
+                nxt.append(node)
+            if len(nodes) % 2:
+                nxt.append(nodes[-1])
+            nodes = nxt
+            depth += 1
+        self.comb += self.best.eq(nodes[0])
 
 
 class CLIC(Module):
@@ -145,23 +180,17 @@ class CLIC(Module):
         # Bus decode: word offset within the region.
         aw = log2_int(self.size) - 2
         adr = Signal(aw)
-        access = Signal()
         write = Signal()
-        self.comb += [
-            adr.eq(bus.adr[:aw]),
-            access.eq(bus.cyc & bus.stb & ~bus.ack),   # first cycle only: one effect per access
-            write.eq(access & bus.we),
-        ]
-        self.sync += bus.ack.eq(bus.cyc & bus.stb & ~bus.ack)
-
         base = CLICINTIP_BASE // 4
         in_src = Signal()
-        idx_w = max(1, log2_int(n_sources, need_pow2=False))
-        idx = Signal(idx_w)
+        index = Signal(len(self.irq_id))
         self.comb += [
+            adr.eq(bus.adr[:aw]),
+            write.eq(bus.cyc & bus.stb & ~bus.ack & bus.we),   # first cycle only: one effect per access
             in_src.eq((adr >= base) & (adr < base + n_sources)),
-            idx.eq(adr - base),
+            index.eq(adr - base),
         ]
+        self.sync += bus.ack.eq(bus.cyc & bus.stb & ~bus.ack)
 
         # cliccfg: only nlbits is writable; WARL, values above 8 store 8.
         self.nlbits = nlbits = Signal(4)
@@ -171,21 +200,14 @@ class CLIC(Module):
         cliccfg = Cat(Constant(1, 1), nlbits, Constant(0, 3))
         clicinfo = Constant(n_sources | (ctl_bits << 21), 32)
 
-        # Sources.
-        srcs = []
-        for i in range(n_sources):
-            s = _Source(line=self.sources[i],
-                        hit=write & (adr == base + i),
-                        sel=bus.sel, dat_w=bus.dat_w,
-                        clear=self.claim & (self.claim_id == i),
-                        ctl_bits=ctl_bits)
-            self.submodules += s
-            srcs.append(s)
-        self.srcs = srcs
+        self.submodules.regs = regs = _SourceRegs(
+            n_sources, ctl_bits, lines=self.sources, we=write & in_src, index=index,
+            sel=bus.sel, dat_w=bus.dat_w, claim=self.claim, claim_id=self.claim_id)
 
         # Read data, registered with the ack.
-        words = Array(s.word for s in srcs)
-        self.sync += If(in_src, bus.dat_r.eq(words[idx])
+        word = Signal(32)
+        self.comb += word.eq(Array(regs.words)[index])
+        self.sync += If(in_src, bus.dat_r.eq(word)
             ).Elif(adr == 0, bus.dat_r.eq(cliccfg)
             ).Elif(adr == 1, bus.dat_r.eq(clicinfo)
             ).Else(bus.dat_r.eq(0))
@@ -193,19 +215,15 @@ class CLIC(Module):
         # Arbitration. Comparing the stored ctl bits equals comparing the read
         # value: the low bits are 1 everywhere.
         id_w = len(self.irq_id)
-        leaves = []
-        for i, s in enumerate(srcs):
-            ctl = [s.ctl] if ctl_bits else []
-            leaves.append(Cat(s.shv, Constant(i, id_w), *ctl, s.ip & s.ie))
-        best = Signal(len(leaves[0]))
-        self.comb += best.eq(_arbitrate(self, leaves, ctl_bits))
+        leaves = [Cat(regs.shv[i], Constant(i, id_w), *regs.ctl[i:i + 1], regs.ip[i] & regs.ie[i])
+                  for i in range(n_sources)]
+        self.submodules.arbiter = _Arbiter(leaves, ctl_bits)
+        best = self.arbiter.best
         best_shv, best_id, best_valid = best[0], best[1:1 + id_w], best[-1]
-        best_ctl8 = Constant(0xff, 8)
-        if ctl_bits:
-            best_ctl8 = Cat(Replicate(1, 8 - ctl_bits), best[1 + id_w:1 + id_w + ctl_bits])
+        best_ctl8 = _ctl8(best[1 + id_w:1 + id_w + ctl_bits], ctl_bits)
 
         # Level mask: bit j is forced to 1 when it lies below the nlbits level bits.
-        level_mask = Cat(*[nlbits + j < 8 for j in range(8)])
+        level_mask = Cat(*[nlbits < 8 - j for j in range(8)])
 
         # Outputs. A claim in cycle c clears the pending bit for c+1, but the
         # outputs of c+1 are computed in c: suppress them so the core never

@@ -13,6 +13,7 @@
  *   re-enables interrupts) until none is left; back-to-back interrupts cost
  *   one loop turn, not an exit and entry. The table holds the C handlers.
  */
+#include <generated/soc.h>
 #include "entry_macros.S"
     .equ MIE, 8
     .equ CSR_MNXTI, 0x345
@@ -26,14 +27,14 @@
     .global clic_vector_table
 clic_vector_table:
 #if IRQLAB_CLIC_SHV
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+#if IRQLAB_CLIC_SOURCES != 64
+#error "entry_clic.S has vectors for 64 CLIC sources"
+#endif
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63
     .word irq_vector_\n
     .endr
-    .rept IRQLAB_CLIC_SOURCES - 16
-    .word irq_vector_unexpected
-    .endr
 
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63
 irq_vector_\n:
     SAVE_CALLER
     /* everything a C call needs is saved: B of the latency measurement */
@@ -42,17 +43,10 @@ irq_context_saved_\n:
     call irq_handler_\n
     RESTORE_CALLER_MRET
     .endr
-irq_vector_unexpected:
-    SAVE_CALLER
-    call irq_unexpected
-    RESTORE_CALLER_MRET
 
 #else
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63
     .word irq_handler_\n
-    .endr
-    .rept IRQLAB_CLIC_SOURCES - 16
-    .word irq_unexpected
     .endr
 
     /* The frame: the caller-saved registers, then mepc and mcause. */

@@ -68,12 +68,12 @@ void irq_unexpected(void);
 /* The CLIC's registers (soc/clic.py; RISC-V CLIC draft v0.9 memory map):
  * per source i, four bytes at 0x1000 + 4*i: pending, enable, attributes,
  * control (level: nlbits is set to 8 by irq_init, so control = level). */
-#define CLIC_CFG          (*(volatile uint8_t *)(IRQLAB_CLIC_BASE + 0x0))
-#define CLIC_INFO         (*(volatile uint32_t *)(IRQLAB_CLIC_BASE + 0x4))
-#define CLIC_INTIP(i)     (*(volatile uint8_t *)(IRQLAB_CLIC_BASE + 0x1000 + 4u * (i)))
-#define CLIC_INTIE(i)     (*(volatile uint8_t *)(IRQLAB_CLIC_BASE + 0x1001 + 4u * (i)))
-#define CLIC_INTATTR(i)   (*(volatile uint8_t *)(IRQLAB_CLIC_BASE + 0x1002 + 4u * (i)))
-#define CLIC_INTCTL(i)    (*(volatile uint8_t *)(IRQLAB_CLIC_BASE + 0x1003 + 4u * (i)))
+#define CLIC_CFG          (*(volatile uint8_t *)((uint32_t)IRQLAB_CLIC_BASE + 0x0))
+#define CLIC_INFO         (*(volatile uint32_t *)((uint32_t)IRQLAB_CLIC_BASE + 0x4))
+#define CLIC_INTIP(i)     (*(volatile uint8_t *)((uint32_t)IRQLAB_CLIC_BASE + 0x1000 + 4u * (i)))
+#define CLIC_INTIE(i)     (*(volatile uint8_t *)((uint32_t)IRQLAB_CLIC_BASE + 0x1001 + 4u * (i)))
+#define CLIC_INTATTR(i)   (*(volatile uint8_t *)((uint32_t)IRQLAB_CLIC_BASE + 0x1002 + 4u * (i)))
+#define CLIC_INTCTL(i)    (*(volatile uint8_t *)((uint32_t)IRQLAB_CLIC_BASE + 0x1003 + 4u * (i)))
 /* clicintattr.trig */
 enum { CLIC_TRIG_LEVEL = 0, CLIC_TRIG_EDGE = 1, CLIC_TRIG_LEVEL_LOW = 2, CLIC_TRIG_EDGE_FALLING = 3 };
 #define CLIC_DEFAULT_LEVEL 0x80

@@ -194,7 +194,9 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
     val irqLevelOk = clic.level > mil && clic.level > mintthresh
     val irqRequest = clic.valid && mie && irqLevelOk && !vectorFetch
     val pipelineEmpty = olderEmpty(decode)
-    when(irqRequest) { decode.arbitration.haltByOther := True }
+    // Hold only a valid decode: a stuck empty decode would also stop the
+    // fetcher from delivering the instruction the interrupt needs for mepc.
+    when(irqRequest && decode.arbitration.isValid) { decode.arbitration.haltByOther := True }
     val irqTake = irqRequest && pipelineEmpty && decode.arbitration.isValid
     val irqTarget = clic.shv ? (mtvtValue + (clic.id.resize(30) @@ U"00")) | (mtvecBase @@ U"000000")
     when(irqTake) {
