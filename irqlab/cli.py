@@ -29,7 +29,7 @@ def cmd_bench(args):
     if args.phases is not None:
         config["tp_phases"] = args.phases
     if args.only:
-        config["tests"] = {"latency": 1, "throughput": 2}[args.only]
+        config["tests"] = {"latency": 1, "throughput": 2, "preempt": 4}[args.only]
     from irqlab import paths
     from irqlab.bench import check_board
     check_board(args.board)
@@ -151,7 +151,7 @@ def parser():
     p.add_argument("--interrupts", type=int, help="interrupts in the latency test (default 10000)")
     p.add_argument("--phases", type=int, help="stimulation phases in the throughput test (default 8)")
     p.add_argument("--seed", type=lambda s: int(s, 0), help="arrival-jitter seed")
-    p.add_argument("--only", choices=["latency", "throughput"])
+    p.add_argument("--only", choices=["latency", "throughput", "preempt"])
     p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
     p.add_argument("--baud", type=int, default=3_000_000)
     p.set_defaults(fn=cmd_bench)

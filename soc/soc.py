@@ -53,6 +53,7 @@ class IrqlabSoC(SoCCore):
             integrated_sram_size=SRAM_SIZE,
             integrated_main_ram_size=MAIN_RAM_SIZE,
             with_timer=False,
+            bus_interconnect="crossbar",   # instruction fetches and data accesses in parallel
             **kwargs)
 
         if serial_pads is not None:

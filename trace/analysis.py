@@ -6,9 +6,12 @@ what the core is said to support: PC matches of comparator 0 (core events,
 kind 0, arg 0; the firmware points it at the first handler instruction after
 the caller-saved context is stored, on cores with a retire port) if the test
 holds any, else the software event on CH_HANDLER_ENTRY (the first statement of
-the C handler). Throughput (per stimulation phase): B events between the
-rising and falling edge of the line's phase envelope, divided by the phase
-length. The firmware's dump of the on-chip statistics is decoded too, so the
+the C handler). Throughput (per stimulation phase): handler runs (software
+events on CH_HANDLER_ENTRY, sent once per C handler call on every core, also
+when a loop serves several interrupts per entry, as the CLIC's mnxti
+trampoline does) between the rising and falling edge of the line's phase
+envelope, divided by the phase length. The preemption test is a latency test
+whose arrivals all meet a running lower-level handler. The firmware's dump of the on-chip statistics is decoded too, so the
 two measurements of the same latency can be compared.
 """
 
@@ -24,7 +27,8 @@ CH_TEST_END = 0x11
 CH_STATS = 0xF0
 TEST_LATENCY = 1
 TEST_THROUGHPUT = 2
-TEST_NAMES = {TEST_LATENCY: "latency", TEST_THROUGHPUT: "throughput"}
+TEST_PREEMPT = 4
+TEST_NAMES = {TEST_LATENCY: "latency", TEST_THROUGHPUT: "throughput", TEST_PREEMPT: "preempt"}
 
 
 @dataclass
@@ -198,7 +202,7 @@ def analyze(records, clock_hz, hist_shift=1):
             entry["onchip_agrees"] = (oc["count"] == len(lat) and oc["min"] == min(lat)
                                       and oc["max"] == max(lat) and oc["sum"] == sum(lat))
         if w.test == TEST_THROUGHPUT:
-            phases = throughput(w, marker=marker)
+            phases = throughput(w, marker=B_SW_EVENT)
             rates = [n * clock_hz / cycles for cycles, n in phases if cycles]
             per_irq = [cycles / n for cycles, n in phases if n]
             entry["phases"] = [{"cycles": c, "handled": n} for c, n in phases]

@@ -7,7 +7,8 @@ import tempfile
 
 COLUMNS = [
     ("core", 10), ("B marker", 9), ("irqs", 6), ("min", 5), ("median", 6), ("p99", 5),
-    ("max", 5), ("jitter", 6), ("median ns", 9), ("b2b cyc", 7), ("kIRQ/s", 7), ("drops", 5), ("on-chip", 7),
+    ("max", 5), ("jitter", 6), ("median ns", 9), ("b2b cyc", 7), ("kIRQ/s", 7),
+    ("preempt med", 11), ("preempt max", 11), ("drops", 5), ("on-chip", 7),
 ]
 
 
@@ -17,6 +18,7 @@ def _row(core, r):
     s = lat.get("latency", {})
     cpi = tp.get("cycles_per_irq", {})
     rate = tp.get("throughput_hz", {})
+    pre = r["tests"].get("preempt", {}).get("latency", {})
     agrees = [t.get("onchip_agrees") for t in r["tests"].values() if "onchip_agrees" in t]
     return [
         core, r.get("b_marker_short", "?"), s.get("count", 0), s.get("min", "-"), s.get("median", "-"),
@@ -24,6 +26,7 @@ def _row(core, r):
         f"{s['ns']['median']:.0f}" if "ns" in s else "-",
         f"{cpi['median']:.1f}" if cpi.get("count") else "-",
         f"{rate['median'] / 1e3:.0f}" if rate.get("count") else "-",
+        pre.get("median", "-"), pre.get("max", "-"),
         r.get("trace", {}).get("hw_dropped", 0),
         "equal" if agrees and all(agrees) else ("DIFFER" if agrees else "-"),
     ]
@@ -45,6 +48,8 @@ min/median/p99/max/jitter: interrupt latency in cycles, B - A over randomized ar
       C handler (stock cores have no retire port); 'pc-match' = the first handler instruction
       after the caller-saved context is stored (cores with a retire port)
 b2b cyc: cycles per handled interrupt while the line is held (throughput test), kIRQ/s at the clock
+preempt: latency (same A and B) of a higher-level interrupt arriving while a lower-level
+      handler runs with interrupts enabled (cores with interrupt levels: the CLIC rows)
 drops: events the trace unit dropped (FIFO full); on-chip: on-chip statistics equal the trace's"""
 
 

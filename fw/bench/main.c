@@ -7,6 +7,10 @@
  * Throughput: LEVEL line held for a stimulation phase, then a pause; each
  *             acknowledge raises the next request at once, so handler
  *             completions per phase is the throughput.
+ * Preemption: (cores with interrupt levels: the CLIC) line 1 fires once; its
+ *             handler, at a lower level, re-enables interrupts and works
+ *             until the test ends; line 0's requests (as in the latency test,
+ *             at a higher level) all preempt it.
  */
 #include "irqlab.h"
 
@@ -28,6 +32,39 @@ void irq_handler_8(void) {
     handler_gpio_out_write(0);
 #endif
 }
+
+#if defined(IRQLAB_CORE_CLIC)
+#define HAS_LEVELS 1
+#define PREEMPT_LINE 1
+#define PREEMPT_IRQ (IRQLAB_GEN_IRQ_BASE + PREEMPT_LINE)
+#define LEVEL_LOW 0x40
+#define LEVEL_HIGH 0xC0
+static uint32_t background_work(uint32_t x);
+
+/* The running lower-level handler of the preemption test. */
+_Static_assert(PREEMPT_IRQ == 9, "generator line 1 is expected on interrupt input 9");
+void irq_handler_9(void) {
+    gen_ack(1u << PREEMPT_LINE);
+#if IRQLAB_CLIC_SHV
+    /* Hardware-vectored entry: keep what a nested trap overwrites, then
+     * allow nesting (the mnxti trampoline does both itself). */
+    uint32_t epc, cause;
+    __asm__ volatile("csrr %0, mepc" : "=r"(epc));
+    __asm__ volatile("csrr %0, mcause" : "=r"(cause));
+    irq_global_enable();
+#endif
+    uint32_t x = 1;
+    while (gen_running() & (1u << LINE))   /* until line 0's last request */
+        x = background_work(x);
+#if IRQLAB_CLIC_SHV
+    irq_global_disable();
+    __asm__ volatile("csrw mcause, %0" ::"r"(cause));
+    __asm__ volatile("csrw mepc, %0" ::"r"(epc));
+#endif
+}
+#else
+#define HAS_LEVELS 0
+#endif
 
 /* Work the core does while waiting: loads, stores, multiplies and branches,
  * so that arrivals meet the pipeline in every state. */
@@ -127,6 +164,37 @@ static uint32_t run_pattern(uint32_t test, const struct gen_pattern *p, uint32_t
     return x;
 }
 
+#if HAS_LEVELS
+static void run_preempt(const volatile struct bench_config *c) {
+    uint32_t n = c->lat_count / 4 ? c->lat_count / 4 : 1;
+    console_printf("preempt: %u interrupts at level 0x%x into a level-0x%x handler\n",
+                   n, LEVEL_HIGH, LEVEL_LOW);
+    clic_setup(IRQ, CLIC_TRIG_LEVEL, LEVEL_HIGH);
+    clic_setup(PREEMPT_IRQ, CLIC_TRIG_LEVEL, LEVEL_LOW);
+    struct gen_pattern low = {
+        .mode = GEN_LEVEL, .delay = 20, .high = 1, .low = 1, .count = 1, .burst = 1,
+    };
+    gen_config(PREEMPT_LINE, &low);
+    struct gen_pattern p = {
+        .mode = GEN_LEVEL, .delay = 400, .high = 1, .low = c->lat_period,
+        .count = n, .burst = 1, .jitter = c->lat_jitter, .seed = c->seed ^ 0x5a5a5a5a,
+    };
+    handled = 0;
+    stats_setup();
+    gen_config(LINE, &p);
+    stim(CH_TEST_BEGIN, TEST_PREEMPT);
+    gen_start((1u << LINE) | (1u << PREEMPT_LINE));
+    while (gen_running() & (1u << LINE))
+        ;                                /* line 1's handler takes over at once */
+    stim(CH_TEST_END, TEST_PREEMPT);
+    report_stats(TEST_PREEMPT);
+    if (handled != n) {
+        console_printf("  handled %u interrupts, expected %u\n", handled, n);
+        irqlab_exit(10 + TEST_PREEMPT);
+    }
+}
+#endif
+
 int main(void) {
     const volatile struct bench_config *c = &bench_config;
     console_printf("irqlab bench firmware on %s\n", CONFIG_CPU_HUMAN_NAME);
@@ -162,6 +230,10 @@ int main(void) {
         run_pattern(TEST_THROUGHPUT, &p, 0);
         console_printf("  handled %u interrupts\n", handled);
     }
+#if HAS_LEVELS
+    if (c->tests & TEST_PREEMPT)
+        run_preempt(c);
+#endif
     irq_global_disable();
     tracer_enable_write(0);
     return 0;

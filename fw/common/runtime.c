@@ -5,7 +5,7 @@
 __attribute__((section(".config"), used))
 const volatile struct bench_config bench_config = {
     .magic = CONFIG_MAGIC,
-    .tests = TEST_LATENCY | TEST_THROUGHPUT,
+    .tests = TEST_LATENCY | TEST_THROUGHPUT | TEST_PREEMPT,   /* preempt: cores with levels only */
     .lat_count = 10000,
     .lat_period = 1000,         /* longer than the slowest handler (the uncached own core: ~500 cycles) */
     .lat_jitter = 0xff,

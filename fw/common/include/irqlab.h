@@ -24,7 +24,7 @@ enum {
     CH_TEST_END = 0x11,     /* payload: test id */
     CH_STATS = 0xF0,        /* on-chip statistics dump, see report_stats() */
 };
-enum { TEST_LATENCY = 1, TEST_THROUGHPUT = 2 };
+enum { TEST_LATENCY = 1, TEST_THROUGHPUT = 2, TEST_PREEMPT = 4 };
 
 /* Generator modes (soc/irqgen.py). */
 enum { GEN_OFF, GEN_SINGLE, GEN_PERIODIC, GEN_BURST, GEN_LEVEL };
