@@ -90,11 +90,16 @@ object Variants {
   )
 
   /** clic: the clint pipeline with irqlab's TrapCsrPlugin in place of
-    * CsrPlugin and ExternalInterruptArrayPlugin: a RISC-V CLIC (draft v0.9)
+    * CsrPlugin and ExternalInterruptArrayPlugin, and irqlab's
+    * BankedRegFilePlugin (one bank here; fastirq adds one) in place of
+    * RegFilePlugin: a RISC-V CLIC (draft v0.9)
     * core side, fed by the memory-mapped CLIC of the SoC (soc/clic.py) through
     * the `clic_*` ports (valid, id, level, shv in; claim, claimId out).
     * mtvec is hardwired to CLIC mode; docs/CLIC.md has the details. */
-  def clic: Seq[Plugin[VexRiscv]] = clint.filter {
+  def clic: Seq[Plugin[VexRiscv]] = clint.map {
+    case _: RegFilePlugin => new BankedRegFilePlugin(banks = 1)
+    case p => p
+  }.filter {
     case _: CsrPlugin | _: ExternalInterruptArrayPlugin | _: RetirePortPlugin => false
     case _ => true
   } ++ Seq(

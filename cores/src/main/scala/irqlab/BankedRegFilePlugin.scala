@@ -1,0 +1,88 @@
+package irqlab
+
+import spinal.core._
+import spinal.lib._
+import vexriscv._
+import vexriscv.plugin._
+
+/** Which register bank the pipeline reads and writes. A plugin that switches
+  * banks (fastirq: a second bank on interrupt entry) drives these; by default
+  * both are bank 0. */
+trait RegFileBanks {
+  def bankCount: Int
+  def readBank: UInt
+  def writeBank: UInt
+}
+
+/** irqlab's integer register file: `banks` copies of x0..x31 (or x0..x15 with
+  * rv32e) in one block RAM, read synchronously in decode (the address comes
+  * from the fetch stage, one cycle ahead), written from writeBack.
+  *
+  * The bank index is the top of the RAM address. Switching it is free of
+  * pipeline hazards only while no instruction is in flight between decode
+  * and writeBack: that is the case in the cycle an interrupt is taken
+  * (TrapCsrPlugin drains the pipeline first), which is where fastirq switches.
+  * x0 reads as 0 in every bank (a read of register 0 is forced to 0, and
+  * writes to it are dropped in decode), so banks need no initialisation.
+  */
+class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false)
+    extends Plugin[VexRiscv] with RegFileService with RegFileBanks {
+  require(banks >= 1 && isPow2(banks), "banks: a power of two")
+
+  override def readStage(): Stage = pipeline.decode
+  override def bankCount: Int = banks
+  var readBank: UInt = null
+  var writeBank: UInt = null
+
+  override def setup(pipeline: VexRiscv): Unit = {
+    import pipeline.config._
+    val decoder = pipeline.service(classOf[DecoderService])
+    decoder.addDefault(RS1_USE, False)
+    decoder.addDefault(RS2_USE, False)
+    decoder.addDefault(REGFILE_WRITE_VALID, False)
+    readBank = UInt(log2Up(banks) bits)
+    writeBank = UInt(log2Up(banks) bits)
+  }
+
+  override def build(pipeline: VexRiscv): Unit = {
+    import pipeline._
+    import pipeline.config._
+
+    val regBits = if (rv32e) 4 else 5
+    val bankBits = log2Up(banks)
+    if (banks > 1) { readBank := 0; writeBank := 0 }    // a bank-switching plugin overrides
+
+    val ram = Mem(Bits(32 bits), banks << regBits).addAttribute(Verilator.public)
+    def address(bank: UInt, reg: Bits): UInt =
+      if (banks == 1) reg(regBits - 1 downto 0).asUInt
+      else bank @@ reg(regBits - 1 downto 0).asUInt
+
+    // Writes to x0 never happen (and in RV32E neither to x16..x31).
+    when(decode.input(INSTRUCTION)(Riscv.rdRange) === 0) { decode.input(REGFILE_WRITE_VALID) := False }
+    if (rv32e) when(decode.input(INSTRUCTION)(Riscv.rdRange.head)) { decode.input(REGFILE_WRITE_VALID) := False }
+
+    decode plug new Area {
+      import decode._
+      val ahead = input(INSTRUCTION_ANTICIPATED)    // the instruction entering decode
+      val rs1 = ahead(Riscv.rs1Range)
+      val rs2 = ahead(Riscv.rs2Range)
+      val rs1Data = ram.readSync(address(readBank, rs1))
+      val rs2Data = ram.readSync(address(readBank, rs2))
+      val rs1Zero = RegNext(rs1(regBits - 1 downto 0) === 0)
+      val rs2Zero = RegNext(rs2(regBits - 1 downto 0) === 0)
+      // RegNext follows readSync's timing only if decode's input is taken
+      // every cycle: INSTRUCTION_ANTICIPATED is already the held instruction
+      // while decode is stuck, so both are re-read each cycle.
+      insert(RS1) := rs1Zero ? B(0, 32 bits) | rs1Data
+      insert(RS2) := rs2Zero ? B(0, 32 bits) | rs2Data
+    }
+
+    writeBack plug new Area {
+      import writeBack._
+      val port = ram.writePort
+      port.valid := output(REGFILE_WRITE_VALID) && arbitration.isFiring
+      port.address := address(writeBank, output(INSTRUCTION)(Riscv.rdRange))
+      port.data := output(REGFILE_WRITE_DATA)
+    }
+  }
+}
