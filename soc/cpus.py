@@ -28,6 +28,9 @@ class CoreInfo:
     mabi: str = "ilp32"
     fw_flags: str = ""
     clic: bool = False     # the SoC has the memory-mapped CLIC (soc/clic.py)
+    # The bench firmware's B: the first instruction after the caller-saved
+    # context is stored on the way to generator line 0's handler (a PC match).
+    b_symbol: str = "irq_context_saved"
 
     @property
     def soc_core(self):
@@ -47,13 +50,14 @@ CORES = {
     # The same core with the CLIC (docs/CLIC.md): three firmware builds.
     "clic": CoreInfo("clic", "irqlab", "clic", "clic", True, "rv32im",
                      "irqlab core, CLIC, hardware-vectored (shv) C handlers",
-                     clic=True, fw_flags="-DIRQLAB_CLIC_SHV=1"),
+                     clic=True, fw_flags="-DIRQLAB_CLIC_SHV=1", b_symbol="irq_context_saved_8"),
     "clic-nv": CoreInfo("clic-nv", "irqlab", "clic", "clic", True, "rv32im",
                         "irqlab core, CLIC, non-vectored: one entry, mnxti service loop",
-                        clic=True, soc="clic", fw_flags="-DIRQLAB_CLIC_SHV=0"),
+                        clic=True, soc="clic", fw_flags="-DIRQLAB_CLIC_SHV=0", b_symbol="clic_context_saved"),
     "clic-rv32e": CoreInfo("clic-rv32e", "irqlab", "clic", "clic", True, "rv32em",
                            "irqlab core, CLIC, vectored, firmware built for RV32E (ilp32e)",
-                           clic=True, soc="clic", mabi="ilp32e", fw_flags="-DIRQLAB_CLIC_SHV=1"),
+                           clic=True, soc="clic", mabi="ilp32e", fw_flags="-DIRQLAB_CLIC_SHV=1",
+                           b_symbol="irq_context_saved_8"),
 }
 
 
