@@ -110,6 +110,7 @@ def plot_latency(results, path):
     ax2.bar(names, b2b, color="tab:gray")
     ax2.set_ylabel("cycles per interrupt")
     ax2.set_title("Back-to-back (throughput)")
+    ax2.tick_params(axis="x", labelrotation=35, labelsize=8)
     for i, v in enumerate(b2b):
         ax2.text(i, v, f"{v:.0f}", ha="center", va="bottom", fontsize=8)
     fig.tight_layout()
