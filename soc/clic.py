@@ -37,7 +37,10 @@ Arbitration: the maximum of (clicintctl, id) over pending-and-enabled sources,
 i.e. the largest clicintctl and, among equals, the highest ID (spec rule).
 irq_level is the winner's clicintctl with its low 8 - nlbits bits forced to 1.
 
-The comparator tree is log2(n_sources) levels deep within one cycle.
+The comparator tree is log2(n_sources) levels deep within one cycle, or, with
+`register_after=k`, split by a register after k levels (the SoC uses 3: the
+64-source tree in one cycle limited the ECP5 to 39 MHz); that register adds a
+cycle to the latency below and to the hold after a claim.
 irq_id/irq_level/irq_shv are meaningful only while irq_valid is 1.
 
 Latency: a source edge (or level change) in cycle t sets the pending bit in
@@ -138,11 +141,21 @@ class _Arbiter(Module):
     (lower IDs, higher IDs), so taking the right side on equal ctl gives the
     highest-ID tie rule without comparing IDs; a pair of invalid candidates
     yields an invalid node."""
-    def __init__(self, leaves, ctl_bits):
+    def __init__(self, leaves, ctl_bits, register_after=None):
         self.best = Signal(len(leaves[0]))
+        self.stages = 0          # registers inside the tree (added latency)
         nodes = leaves
         depth = 0
         while len(nodes) > 1:
+            if register_after and depth == register_after:
+                # A pipeline register across the tree: Fmax for wide CLICs.
+                regs = []
+                for k, n in enumerate(nodes):
+                    r = Signal(len(n), name=f"arbreg_{k}")
+                    self.sync += r.eq(n)
+                    regs.append(r)
+                nodes = regs
+                self.stages = 1
             nxt = []
             for k in range(0, len(nodes) - 1, 2):
                 l, r = nodes[k], nodes[k + 1]
@@ -161,7 +174,7 @@ class _Arbiter(Module):
 
 
 class CLIC(Module):
-    def __init__(self, n_sources=64, ctl_bits=8):
+    def __init__(self, n_sources=64, ctl_bits=8, register_after=None):
         assert 1 <= n_sources <= 4096, "the CLIC memory map holds 1..4096 inputs"
         assert 0 <= ctl_bits <= 8
         self.n_sources = n_sources
@@ -217,7 +230,7 @@ class CLIC(Module):
         id_w = len(self.irq_id)
         leaves = [Cat(regs.shv[i], Constant(i, id_w), *regs.ctl[i:i + 1], regs.ip[i] & regs.ie[i])
                   for i in range(n_sources)]
-        self.submodules.arbiter = _Arbiter(leaves, ctl_bits)
+        self.submodules.arbiter = _Arbiter(leaves, ctl_bits, register_after)
         best = self.arbiter.best
         best_shv, best_id, best_valid = best[0], best[1:1 + id_w], best[-1]
         best_ctl8 = _ctl8(best[1 + id_w:1 + id_w + ctl_bits], ctl_bits)
@@ -228,8 +241,15 @@ class CLIC(Module):
         # Outputs. A claim in cycle c clears the pending bit for c+1, but the
         # outputs of c+1 are computed in c: suppress them so the core never
         # sees the claimed interrupt twice.
+        # With a register inside the tree the outputs are one cycle older:
+        # hold for that cycle too.
+        stale = self.claim
+        for _ in range(self.arbiter.stages):
+            held = Signal()
+            self.sync += held.eq(stale)
+            stale = stale | held
         self.sync += [
-            self.irq_valid.eq(best_valid & ~self.claim),
+            self.irq_valid.eq(best_valid & ~stale),
             self.irq_id.eq(best_id),
             self.irq_level.eq(best_ctl8 | level_mask),
             self.irq_shv.eq(best_shv),

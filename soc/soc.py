@@ -99,7 +99,8 @@ class IrqlabSoC(SoCCore):
 
     def add_clic(self, sources):
         """The CLIC between the interrupt lines and the core (soc/clic.py)."""
-        self.clic = clic = CLIC(n_sources=len(sources))
+        # A register inside the arbitration tree: 39 MHz on the ECP5 without it.
+        self.clic = clic = CLIC(n_sources=len(sources), register_after=3)
         cpu = self.cpu
         self.comb += [
             clic.sources.eq(sources),

@@ -627,3 +627,34 @@ def test_region_size(n, size, id_bits):
     dut = CLIC(n_sources=n)
     assert dut.size == size and size >= 0x1000 + 4 * n
     assert len(dut.irq_id) == len(dut.claim_id) == id_bits
+
+
+# --------------------------------------------------------------------------- pipelined tree
+
+def test_register_inside_tree_adds_one_cycle_and_one_hold_cycle():
+    """register_after=k (the SoC's setting): a source change in cycle t shows
+    in t+3, and after a claim irq_valid stays low for two cycles, then shows
+    the next interrupt; the claimed one never shows again."""
+    dut = CLIC(n_sources=64, register_after=3)
+    lat, rows = [], []
+
+    def body():
+        yield from configure(dut, 40, attr=EDGE, ctl=0x90)
+        yield from configure(dut, 3, attr=EDGE, ctl=0x10)
+        yield from set_nlbits(dut, 8)
+        yield from settle(4)
+        for c in range(7):
+            yield dut.sources[40].eq(int(c >= 2))
+            yield
+            lat.append((yield dut.irq_valid))
+        yield from write_ip(dut, 3, 1)
+        yield from settle(4)
+        for c in range(7):
+            yield dut.claim.eq(int(c == 1))
+            yield dut.claim_id.eq(40)
+            yield
+            rows.append((yield from outputs(dut))[:2])
+
+    run(dut, body)
+    assert lat == [0, 0, 0, 0, 0, 1, 1]
+    assert rows == [(1, 40), (1, 40), (0, 40), (0, 40), (1, 3), (1, 3), (1, 3)]
