@@ -1,0 +1,402 @@
+/* torture: the random interrupt torture test of the CLIC rows (clic: hardware
+ * vectoring; clic-nv: the mnxti trampoline). tests/test_torture.py runs it
+ * and checks the trace; this program checks what it can itself.
+ *
+ *  1. Quiet pass: the checksum workload (workload.c: every register x1..x31
+ *     live, sp-relative data) runs with interrupts off.
+ *  2. Storm pass: the same workload from the same start state, while
+ *       - generator lines 0..7 (CLIC sources 8..15) run random patterns:
+ *         PERIODIC and BURST lines are edge-triggered with random polarity
+ *         (rising or falling edge), LEVEL lines are level-triggered and
+ *         acknowledged by their handler (one request per phase: high = 1);
+ *       - every handler, with some probability, pends a group of 1..4 of the
+ *         unconnected sources 16..63 (edge-triggered, so software can pend
+ *         them) that are not pending already, each with a new random
+ *         clicintctl, all at once with MIE=0;
+ *       - every source has a random clicintctl, and nlbits is random in 1..4,
+ *         so clicintctl holds both a level and a priority;
+ *       - one handler in eight sets a random mintthresh until its exit;
+ *       - handlers nest: the clic build's handlers (entered with MIE=0) save
+ *         mepc/mcause and enable MIE; the clic-nv build's run with MIE=1 (the
+ *         trampoline's mnxti). Higher levels preempt at once.
+ *     The generator patterns are finite (about five quiet-pass lengths) so
+ *     that even a storm that starves the workload ends. When the workload is
+ *     done the generator is stopped, every pending interrupt is served, and
+ *     the final state must equal the quiet pass's, word for word.
+ *
+ * Run-time parameters (struct bench_config, patched into the ROM image by the
+ * host; the fields keep their bench names):
+ *     seed        random seed (sources, patterns, handlers, workload data)
+ *     lat_count   workload turns (each pass)
+ *     lat_period  base low phase of the generator lines (cycles); each line
+ *                 gets lat_period + random(0..lat_period)
+ *     lat_jitter  generator jitter mask (random extra cycles per low phase)
+ *     tp_phases   chance, in 1/256, that a handler pends a group
+ *
+ * Trace (software events; the host decodes the same numbers):
+ *     CH_CFG     configuration, words with a kind CFG_* in [31:24]: SEED, ITERS
+ *                (each followed by the value), NLBITS (| nlbits), VECTORS
+ *                (followed by mtvec, mtvt), MNXTI (| comparator, followed by
+ *                the pc and the instruction word), LINE (| line << 16 | mode
+ *                << 8 | high), SOURCE (| id | clicintctl << 8 | clicintattr << 16)
+ *     CH_ENTRY   first statement of a handler: id | mil << 8 | mcause.mpil << 16
+ *                | (mcause & 0xff) << 24
+ *     CH_EXIT    last statement (MIE=0 from here to the return): id | mil << 8
+ *     CH_PEND    one per pended source, after the whole group is pended (MIE=0):
+ *                id | clicintctl << 8 | group size << 16 | index << 20 | pender << 24
+ *     CH_THRESH  mintthresh written (MIE=0 from the write to the event):
+ *                new | old << 8 | id << 16 | (1 << 24: restored at the exit)
+ *     CH_MARK    phase markers M_*
+ *     CH_COUNT   after the storm: id | handled << 8 (and CH_COUNT_PEND: id | pended << 8)
+ *     CH_RESULT  the final states: word i of the quiet pass (CH_RESULT), of the
+ *                storm pass (CH_RESULT_STORM), in order
+ *     CH_ERRORS  a failed check of this program (error code); at the end
+ *                0xffffffff and the number of errors
+ * The trace unit also records the core's trap entries and mrets (core event
+ * kinds 1, 2) and, in the clic-nv build, retirements of the trampoline's
+ * three mnxti instructions (PC comparators 0..2; CH_CFG gives each one's pc
+ * and instruction word): the host takes claim times from these.
+ */
+#include "irqlab.h"
+#include "workload.h"
+
+#define STR_(x) #x
+#define CSRR(csr) ({ uint32_t v_; __asm__ volatile("csrr %0, " STR_(csr) : "=r"(v_) :: "memory"); v_; })
+#define CSRW(csr, v) __asm__ volatile("csrw " STR_(csr) ", %0" :: "r"((uint32_t)(v)) : "memory")
+
+#define SHV IRQLAB_CLIC_SHV
+#define MINTSTATUS 0x346
+#define MINTTHRESH 0x347
+#define N_LINES IRQLAB_N_GEN_LINES
+#define GEN_SRC(line) (IRQLAB_GEN_IRQ_BASE + (line))
+#define SW_FIRST 16
+#define SW_LAST 63
+#define TURN_CYCLES 720      /* about one workload turn without interrupts */
+#define STORM_SPAN 5
+
+enum {
+    CH_CFG = 0x20, CH_ENTRY, CH_EXIT, CH_PEND, CH_MARK, CH_COUNT, CH_COUNT_PEND, CH_THRESH,
+    CH_RESULT = 0x28, CH_RESULT_STORM, CH_ERRORS,
+};
+enum { M_QUIET_BEGIN = 1, M_QUIET_END, M_STORM_BEGIN, M_STOP, M_DRAINED, M_DONE };
+/* CH_CFG words: kind in [31:24]. */
+enum { CFG_NLBITS = 1, CFG_SOURCE, CFG_MNXTI, CFG_LINE, CFG_ITERS, CFG_SEED, CFG_VECTORS };
+
+_Static_assert(IRQLAB_CLIC_SOURCES == 64, "torture expects 64 CLIC sources");
+_Static_assert(IRQLAB_GEN_IRQ_BASE == 8 && N_LINES == 8, "generator lines are expected on sources 8..15");
+
+static uint32_t quiet[WORK_WORDS], storm[WORK_WORDS];
+static volatile uint32_t handled[64], pended[64];
+static volatile uint32_t errors;
+static uint32_t seed, pend_chance;
+static uint8_t level_line[64];     /* 1 + generator line for the level-triggered sources */
+
+static inline uint32_t mix32(uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+static inline uint32_t irq_off(void) {
+    uint32_t s;
+    __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(s) :: "memory");
+    return s & 8;
+}
+static inline void irq_on(void) { __asm__ volatile("csrsi mstatus, 8" ::: "memory"); }
+static inline void irq_restore(uint32_t s) { if (s) irq_on(); }
+
+static void error(uint32_t what) {
+    errors++;
+    stim(CH_ERRORS, what);
+}
+
+/* Pend 1..4 of the sources 16..63 that are not pending, each with a new
+ * random clicintctl, at once with MIE=0; one CH_PEND event each afterwards
+ * (the CLIC has them all by then: the read-back below waits for the writes). */
+static void pend_group(uint32_t r, unsigned by) {
+    unsigned want = 1 + (r & 3), n = 0;
+    uint32_t list[4];
+    uint32_t s = irq_off();
+    for (unsigned tries = 0; tries < 8 && n < want; tries++) {
+        r = mix32(r + 0x9e3779b9u);
+        unsigned id = SW_FIRST + (r >> 8) % (SW_LAST - SW_FIRST + 1);
+        if (CLIC_INTIP(id))
+            continue;
+        int dup = 0;
+        for (unsigned k = 0; k < n; k++)
+            dup |= (list[k] & 0xff) == id;
+        if (dup)
+            continue;
+        uint32_t ctl = r & 0xff;
+        CLIC_INTCTL(id) = (uint8_t)ctl;
+        CLIC_INTIP(id) = 1;
+        pended[id]++;
+        list[n++] = id | ctl << 8;
+    }
+    if (n) {
+        (void)CLIC_INTIP(list[n - 1] & 0xff);
+        for (unsigned k = 0; k < n; k++)
+            stim(CH_PEND, list[k] | n << 16 | k << 20 | by << 24);
+    }
+    irq_restore(s);
+}
+
+/* Write garbage into every register the handler may use (the compiler saves
+ * and restores the callee-saved ones): whatever the entry code or the core
+ * fails to restore shows in the workload's result. */
+static void __attribute__((noinline)) clobber(uint32_t v) {
+    register uint32_t a0 __asm__("a0") = v;
+    __asm__ volatile(
+        "addi t0, a0, 1\n  addi t1, a0, 2\n  addi t2, a0, 3\n  addi s0, a0, 4\n"
+        "addi s1, a0, 5\n  addi a1, a0, 6\n  addi a2, a0, 7\n  addi a3, a0, 8\n"
+        "addi a4, a0, 9\n  addi a5, a0, 10\n addi a6, a0, 11\n addi a7, a0, 12\n"
+        "addi s2, a0, 13\n addi s3, a0, 14\n addi s4, a0, 15\n addi s5, a0, 16\n"
+        "addi s6, a0, 17\n addi s7, a0, 18\n addi s8, a0, 19\n addi s9, a0, 20\n"
+        "addi s10, a0, 21\n addi s11, a0, 22\n addi t3, a0, 23\n addi t4, a0, 24\n"
+        "addi t5, a0, 25\n addi t6, a0, 26\n not a0, a0\n"
+        : "+r"(a0)
+        :
+        : "t0", "t1", "t2", "s0", "s1", "a1", "a2", "a3", "a4", "a5", "a6", "a7",
+          "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11",
+          "t3", "t4", "t5", "t6", "memory");
+}
+
+/* The common handler. */
+static void __attribute__((noinline)) serve(unsigned id) {
+    /* mil, mcause and the entry event in one MIE=0 window (clic-nv handlers
+     * start with MIE=1), so the host knows which traps came before the reads. */
+    uint32_t s = irq_off();
+    uint32_t mil = CSRR(MINTSTATUS) >> 24;
+    uint32_t cause = CSRR(mcause);
+    uint32_t mpil = (cause >> 16) & 0xff;
+    stim(CH_ENTRY, id | mil << 8 | mpil << 16 | (cause & 0xff) << 24);
+    uint32_t n = handled[id]++;
+    irq_restore(s);
+#if SHV
+    uint32_t epc = CSRR(mepc);
+#endif
+#if SHV
+    /* (clic-nv: mcause is what the trampoline and nested trampolines left,
+     * not necessarily this handler's: the host models it.) */
+    if ((cause & 0xfff) != id || !(cause >> 31))
+        error(0x100 | id);
+    if (mil <= mpil)
+        error(0x200 | id);
+#endif
+    uint32_t r = mix32(seed ^ (id * 0x9e3779b9u) ^ (n * 0x85ebca6bu));
+#if SHV
+    irq_on();                       /* nesting from here: mepc and mcause are saved */
+#endif
+    if (level_line[id]) {
+        gen_ack(1u << (level_line[id] - 1));
+        (void)gen_running();        /* the acknowledge has reached the generator */
+    }
+    /* Sometimes a random mintthresh for the rest of the handler (restored
+     * before the exit): interrupts at or below it wait, even above mil. */
+    uint32_t r2 = mix32(r ^ 0x5bd1e995u), thresh = 0, old_thresh = 0;
+    if ((r2 & 7) == 0) {
+        uint32_t s2 = irq_off();
+        old_thresh = CSRR(MINTTHRESH);
+        thresh = (r2 >> 8) & 0xff;
+        CSRW(MINTTHRESH, thresh);
+        stim(CH_THRESH, thresh | old_thresh << 8 | id << 16);
+        irq_restore(s2);
+    }
+    if ((r & 0xff) < pend_chance)
+        pend_group(r >> 8, id);
+    for (volatile uint32_t i = (r >> 28); i; i--)
+        ;
+    clobber(r);
+    irq_off();
+    if ((r2 & 7) == 0) {
+        CSRW(MINTTHRESH, old_thresh);
+        stim(CH_THRESH, old_thresh | thresh << 8 | id << 16 | 1u << 24);
+    }
+#if SHV
+    CSRW(mepc, epc);
+    CSRW(mcause, cause);
+#endif
+    stim(CH_EXIT, id | mil << 8);
+}
+
+#define H(n) void irq_handler_##n(void) { serve(n); }
+#define H8(a, b, c, d, e, f, g, h) H(a) H(b) H(c) H(d) H(e) H(f) H(g) H(h)
+H8(8, 9, 10, 11, 12, 13, 14, 15)
+H8(16, 17, 18, 19, 20, 21, 22, 23)
+H8(24, 25, 26, 27, 28, 29, 30, 31)
+H8(32, 33, 34, 35, 36, 37, 38, 39)
+H8(40, 41, 42, 43, 44, 45, 46, 47)
+H8(48, 49, 50, 51, 52, 53, 54, 55)
+H8(56, 57, 58, 59, 60, 61, 62, 63)
+
+/* The clic-nv trampoline's mnxti instructions (csrrsi/csrrci a0, 0x345, 8):
+ * PC comparators 0..2, so that the host sees each claim. */
+#if !SHV
+extern const uint32_t clic_trampoline[];
+static void watch_mnxti(void) {
+    unsigned k = 0;
+    for (unsigned i = 0; i < 64 && k < 3; i++) {
+        uint32_t w = clic_trampoline[i];
+        if ((w >> 20) == 0x345 && (w & 0x7f) == 0x73 && ((w >> 12) & 7) >= 6) {
+            uint32_t pc = (uint32_t)&clic_trampoline[i];
+            if (k == 0) tracer_match0_write(pc | 1);
+            if (k == 1) tracer_match1_write(pc | 1);
+            if (k == 2) tracer_match2_write(pc | 1);
+            stim(CH_CFG, CFG_MNXTI << 24 | k);
+            stim(CH_CFG, pc);
+            stim(CH_CFG, w);
+            k++;
+        }
+    }
+    if (k != 3)
+        error(0x300 | k);
+}
+#endif
+
+static unsigned any_pending(void) {
+    for (unsigned i = GEN_SRC(0); i <= SW_LAST; i++)
+        if (CLIC_INTIP(i))
+            return i;
+    return 0;
+}
+
+static uint32_t total_handled(void) {
+    uint32_t t = 0;
+    for (unsigned i = 0; i < 64; i++)
+        t += handled[i];
+    return t;
+}
+
+int main(void) {
+    const volatile struct bench_config *c = &bench_config;
+    seed = c->seed;
+    pend_chance = c->tp_phases;
+    uint32_t iters = c->lat_count ? c->lat_count : 1;
+    uint32_t rng = mix32(seed ^ 0x746f7274u);
+#define RAND() (rng = mix32(rng + 0x6d2b79f5u))
+    console_printf("torture: seed %x, %u turns, gap %u, jitter %x, pend chance %u/256\n",
+                   seed, iters, c->lat_period, c->lat_jitter, pend_chance);
+
+    irq_init();
+    unsigned nlbits = 1 + RAND() % 4;
+    CLIC_CFG = (uint8_t)(nlbits << 1);
+    tracer_rise_en_write(0xff);          /* generator lines only */
+    tracer_fall_en_write(0xff);
+    tracer_core_en_write(3);             /* trap entries and mrets */
+    tracer_enable_write(1);
+    stim(CH_CFG, CFG_SEED << 24);
+    stim(CH_CFG, seed);
+    stim(CH_CFG, CFG_ITERS << 24);
+    stim(CH_CFG, iters);
+    stim(CH_CFG, CFG_NLBITS << 24 | nlbits);
+    stim(CH_CFG, CFG_VECTORS << 24);
+    stim(CH_CFG, CSRR(mtvec));
+    stim(CH_CFG, CSRR(0x307));           /* mtvt */
+#if !SHV
+    watch_mnxti();
+#endif
+
+    /* 1. quiet */
+    work_init(quiet, seed);
+    stim(CH_MARK, M_QUIET_BEGIN);
+    work_run(quiet, iters);
+    stim(CH_MARK, M_QUIET_END);
+
+    /* 2. storm: the generator patterns (three PERIODIC, two BURST and three
+     * LEVEL lines, in random order) ... */
+    static const uint8_t modes[N_LINES] = {
+        GEN_PERIODIC, GEN_PERIODIC, GEN_PERIODIC, GEN_BURST, GEN_BURST, GEN_LEVEL, GEN_LEVEL, GEN_LEVEL,
+    };
+    uint8_t order[N_LINES];
+    for (unsigned i = 0; i < N_LINES; i++)
+        order[i] = modes[i];
+    for (unsigned i = N_LINES - 1; i > 0; i--) {
+        unsigned j = RAND() % (i + 1);
+        uint8_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    uint32_t period = c->lat_period ? c->lat_period : 1;
+    for (unsigned line = 0; line < N_LINES; line++) {
+        struct gen_pattern p = {
+            .mode = order[line], .delay = 50 + RAND() % 1024, .high = 1,
+            .low = period + RAND() % period, .count = 0, .burst = 1,
+            .jitter = c->lat_jitter, .seed = RAND() | 1,
+        };
+        if (p.mode == GEN_PERIODIC)
+            p.high = 1 + RAND() % 24;
+        if (p.mode == GEN_BURST) {
+            p.high = 1 + RAND() % 8;         /* pulses 2*high apart: edges merge */
+            p.burst = 2 + RAND() % 3;
+        }
+        /* A finite storm: enough repetitions for STORM_SPAN quiet-pass
+         * lengths, so that the run ends even if the storm is heavy enough to
+         * starve the workload (normally the workload ends first and the
+         * lines are stopped). */
+        uint64_t span = (uint64_t)iters * TURN_CYCLES * STORM_SPAN;
+        uint32_t rep = 2 * p.high * p.burst + p.low + c->lat_jitter / 2;
+        p.count = (uint32_t)(span / rep) + 1;
+        gen_config(line, &p);
+        stim(CH_CFG, CFG_LINE << 24 | line << 16 | p.mode << 8 | p.high);
+        unsigned trig = p.mode == GEN_LEVEL ? CLIC_TRIG_LEVEL
+                      : (RAND() & 1) ? CLIC_TRIG_EDGE_FALLING : CLIC_TRIG_EDGE;
+        level_line[GEN_SRC(line)] = p.mode == GEN_LEVEL ? line + 1 : 0;
+        clic_setup(GEN_SRC(line), trig, RAND() & 0xff);
+    }
+    /* ... and the software sources (edge-triggered, random polarity: the
+     * unconnected line never makes an edge). */
+    for (unsigned id = SW_FIRST; id <= SW_LAST; id++)
+        clic_setup(id, (RAND() & 1) ? CLIC_TRIG_EDGE_FALLING : CLIC_TRIG_EDGE, RAND() & 0xff);
+    for (unsigned id = GEN_SRC(0); id <= SW_LAST; id++)
+        stim(CH_CFG, CFG_SOURCE << 24 | id | CLIC_INTCTL(id) << 8 | CLIC_INTATTR(id) << 16);
+
+    work_init(storm, seed);
+    gen_start((1u << N_LINES) - 1);
+    irq_global_enable();
+    stim(CH_MARK, M_STORM_BEGIN);
+    work_run(storm, iters);
+    stim(CH_MARK, M_STOP);
+    irqgen_stop_write((1u << N_LINES) - 1);
+    /* Serve what is left: until nothing is pending and no handler ran for a while. */
+    for (;;) {
+        uint32_t before = total_handled();
+        for (volatile int i = 0; i < 300; i++)
+            ;
+        if (total_handled() == before && !any_pending())
+            break;
+    }
+    stim(CH_MARK, M_DRAINED);
+    irq_global_disable();
+    unsigned left = any_pending();
+    if (left)
+        error(0x400 | left);
+
+    uint32_t total = 0, total_pended = 0;
+    for (unsigned id = GEN_SRC(0); id <= SW_LAST; id++) {
+        stim(CH_COUNT, id | handled[id] << 8);
+        stim(CH_COUNT_PEND, id | pended[id] << 8);
+        total += handled[id];
+        total_pended += pended[id];
+        if (id >= SW_FIRST && handled[id] != pended[id])
+            error(0x500 | id);
+    }
+    unsigned diffs = 0, first = 0;
+    for (unsigned i = 0; i < WORK_WORDS; i++) {
+        stim(CH_RESULT, quiet[i]);
+        stim(CH_RESULT_STORM, storm[i]);
+        if (quiet[i] != storm[i] && !diffs++)
+            first = i;
+    }
+    if (diffs)
+        error(0x600 | first);
+    stim(CH_ERRORS, 0xffffffffu);
+    stim(CH_ERRORS, errors);
+    stim(CH_MARK, M_DONE);
+    console_printf("torture: %u interrupts handled (%u software-pended), quiet %x storm %x, %u words differ, %u errors\n",
+                   total, total_pended, work_digest(quiet), work_digest(storm), diffs, errors);
+    tracer_enable_write(0);
+    return errors ? 1 : 0;
+}

@@ -1,0 +1,827 @@
+"""The random interrupt torture test of the CLIC rows (fw/torture), checked
+from the trace.
+
+Per row (clic: hardware vectoring, clic-nv: the mnxti trampoline) and seed,
+one run of the firmware: the checksum workload (fw/torture/workload.c, every
+register x1..x31 live) runs once with interrupts off, then again from the same
+start state under a storm of random interrupts (random levels, priorities,
+edge/level triggers and edge polarities; generator lines on sources 8..15,
+handlers pending random groups of the unconnected sources 16..63; nesting).
+
+What is checked, and how:
+
+ * Result: the final state (30 registers and the 128-word buffer) of the storm
+   pass equals the quiet pass's word for word, and both equal qemu-riscv32
+   running the same workload.c (skipped if qemu-riscv32 is missing).
+ * Claims are exact. The trace unit records every trap entry and mret of the
+   core (retire port) and, in the clic-nv build, every retirement of the
+   trampoline's mnxti instructions (PC comparators). A claim (the cycle the
+   CLIC's edge pending bit is cleared) is the trap entry cycle in the clic
+   build, and the mnxti's execute cycle = its retirement - 2 in clic-nv (a
+   CSR instruction executes with memory and writeBack empty, then spends one
+   cycle in each). Which mnxti claimed which source follows from the frame
+   structure: traps and mrets delimit trampoline frames, and the first
+   handler entry event inside a frame after an mnxti belongs to it.
+ * The CLIC's pending state is then known at every cycle (soc/clic.py timing:
+   an edge in cycle t sets the bit in t+1, a claim in c clears it in c+1 and
+   an edge in the claim cycle wins, the outputs in cycle x show the bits of
+   x-1, or x-2 with the register inside the arbitration tree the SoC uses,
+   which the test finds in the model's Verilog): edge sources from the traced generator edges of the configured
+   polarity, level sources from the traced line level, software-pended
+   sources from the firmware's pend events (written with MIE=0 before the
+   event, so no claim can fall in between).
+ * Exactly once, per source: generator edges are not kept apart by design:
+   two edges of the same source before its claim merge into one pending bit,
+   and this is detected and accounted explicitly: every claim must consume
+   at least one edge (edges in [previous claim, claim)), no edge may be left
+   unclaimed at the end, and the merged edges are counted. Software pends
+   (the firmware only pends a source that is not pending) must be consumed
+   one per claim. Level sources: exactly one claim per high phase of the
+   line, the line falling (the handler's acknowledge) between that handler's
+   entry and exit, except a request cut off by stopping the generator at the
+   end (counted explicitly). Handler entries per source in the trace =
+   claims = the firmware's own counters.
+ * Order: at every claim and every trap entry, the source taken is the
+   highest-ranked pending-and-enabled source (clicintctl, i.e. level then
+   priority with nlbits in 1..4, then the higher ID) of the pending state
+   above; pend groups of two or more are served in rank order.
+ * Preemption: a claim while other handlers are active (claimed, not yet
+   exited) has a strictly higher level than each of them; every trap is above
+   mil and mintthresh, every mnxti claim above mcause.mpil and mintthresh, and
+   an mnxti that returned nothing had no winner above both (clic-nv: a missed
+   claim). One handler in eight sets a random mintthresh until its exit (the
+   firmware logs each write), so the threshold takes part.
+ * Levels: mil and mcause are replayed through the trace (trap: mpil = mil,
+   mil = the winner's level; mnxti claim: mil and the mcause code; mret: back
+   to the trap's mpil; clic-nv: what a nested trampoline leaves in mcause).
+   mintstatus.mil read by each handler must equal its source's level
+   (clicintctl with the low 8-nlbits bits set) and the replayed mil, and
+   mcause (code, mpil) the replayed one: in the clic build that is the
+   handler's own source ID and the level it interrupted.
+ * Vectors: each trap goes to mtvt + 4 * id (clic) or to the trampoline.
+ * No lost interrupt: while the core runs at level 0 (no trap frame open) with
+   a source pending, the trap follows within BASE_LATENCY_MAX cycles.
+
+Reproduce a failure: IRQLAB_TORTURE_SEEDS=<seed>[,...] pytest tests/test_torture.py;
+IRQLAB_TORTURE_TURNS (workload length), IRQLAB_TORTURE_GAP (generator gap: smaller
+is a heavier storm) and IRQLAB_TORTURE_PEND (pend chance, 1/256) for soak runs.
+"""
+
+import bisect
+import collections
+import dataclasses
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from irqlab import paths, sim
+from irqlab.host import analysis
+from irqlab.host import record as rec
+from irqlab.host.decode import read_trace
+
+ROWS = ["clic", "clic-nv"]
+# The defaults give nlbits = 2, 1, 4, 3 (the firmware draws it from the seed).
+SEEDS = [int(s, 0) for s in os.environ.get("IRQLAB_TORTURE_SEEDS", "0x1d5,0xc0ffee,0x7e57,0x1").split(",")]
+TURNS = int(os.environ.get("IRQLAB_TORTURE_TURNS", "1000"))   # workload turns per pass (~710 cycles each)
+GAP = int(os.environ.get("IRQLAB_TORTURE_GAP", "20000"))   # generator low phase: GAP + random(0..GAP), + jitter
+JITTER = 0x3FF
+PEND_CHANCE = int(os.environ.get("IRQLAB_TORTURE_PEND", "64"))   # in 1/256: a handler pends a group of 1..4
+MAX_CYCLES = 20_000_000    # a run takes 2-6 M (the storm is finite: fw/torture/main.c)
+BASE_LATENCY_MAX = 150
+MNXTI_RETIRE_DELAY = 2
+CLIC_OUTPUT_DELAY = 1     # set per model: see clic_output_delay()
+
+# fw/torture/main.c
+CH_CFG, CH_ENTRY, CH_EXIT, CH_PEND, CH_MARK, CH_COUNT, CH_COUNT_PEND, CH_THRESH = range(0x20, 0x28)
+CH_RESULT, CH_RESULT_STORM, CH_ERRORS = 0x28, 0x29, 0x2A
+M_QUIET_BEGIN, M_QUIET_END, M_STORM_BEGIN, M_STOP, M_DRAINED, M_DONE = range(1, 7)
+CFG_NLBITS, CFG_SOURCE, CFG_MNXTI, CFG_LINE, CFG_ITERS, CFG_SEED, CFG_VECTORS = range(1, 8)
+GEN_IRQ_BASE = 8
+SW_FIRST, SW_LAST = 16, 63
+WORK_REGS, WORK_WORDS = 30, 158
+REG_NAMES = ["ra", "gp", "tp", "t0", "t1", "t2", "s0", "s1"] + [f"a{i}" for i in range(8)] \
+    + [f"s{i}" for i in range(2, 12)] + [f"t{i}" for i in range(3, 7)]
+
+
+def word_name(i):
+    return REG_NAMES[i] if i < WORK_REGS else f"buf[{i - WORK_REGS}]"
+
+
+# ----------------------------------------------------------------------- run
+
+@dataclasses.dataclass
+class Run:
+    row: str
+    seed: int
+    result: object
+    records: list
+    stats: object
+    cycles: int
+    seconds: float
+    clic_delay: int = 1
+
+
+def clic_output_delay(model):
+    """Cycles from a pending bit to the CLIC's outputs: 1, plus 1 if the SoC
+    builds the CLIC with a register inside its arbitration tree
+    (soc/clic.py `register_after`; its registers are named arbreg_*): read
+    from the model's own Verilog."""
+    with open(os.path.join(model.gateware, sim.TOP + ".v")) as f:
+        return 2 if "arbreg_" in f.read() else 1
+
+
+def sim_cycles(sim_log):
+    m = re.search(r"(\d+) cycles in ([\d.]+) s", sim_log)
+    return (int(m.group(1)), float(m.group(2))) if m else (0, 0.0)
+
+
+@pytest.fixture(scope="module", params=[(r, s) for r in ROWS for s in SEEDS],
+                ids=lambda p: f"{p[0]}-seed{p[1]:#x}")
+def run(request, tmp_path_factory):
+    row, seed = request.param
+    model = sim.ensure_model(row)
+    fw = sim.build_firmware(model, "torture")
+    # bench_config fields reused (fw/torture/main.c): lat_count = workload
+    # turns, lat_period = generator gap, lat_jitter = jitter mask,
+    # tp_phases = chance (1/256) that a handler pends a group.
+    image = sim.load_image(model, fw, seed=seed, lat_count=TURNS, lat_period=GAP,
+                           lat_jitter=JITTER, tp_phases=PEND_CHANCE)
+    d = tmp_path_factory.mktemp(f"torture-{row}-{seed:x}")
+    r = sim.run(model, image, str(d / "trace.bin"), max_cycles=MAX_CYCLES)
+    records, stats = read_trace(r.trace_path, allow_problems=True)
+    cycles, seconds = sim_cycles(r.sim_log)
+    return Run(row, seed, r, records, stats, cycles, seconds, clic_output_delay(model))
+
+
+@pytest.fixture(scope="module")
+def checked(run):
+    return Checker(run).check()
+
+
+# ------------------------------------------------------------------- config
+
+@dataclasses.dataclass
+class Config:
+    seed: int = None
+    iters: int = None
+    nlbits: int = None
+    mtvec: int = None
+    mtvt: int = None
+    ctl: dict = dataclasses.field(default_factory=dict)      # id -> clicintctl at set-up
+    attr: dict = dataclasses.field(default_factory=dict)     # id -> clicintattr
+    line_mode: dict = dataclasses.field(default_factory=dict)
+    mnxti: dict = dataclasses.field(default_factory=dict)    # comparator -> (pc, instruction)
+
+    def mnxti_restores(self, k):
+        """Comparator k is on the trampoline's exit-path mnxti (csrrci), which
+        runs after the trampoline restored its own mcause (entry_clic.S)."""
+        return (self.mnxti[k][1] >> 12) & 7 == 7
+
+    def level(self, ctl):
+        return ctl | (0xFF >> self.nlbits)
+
+    def is_level_source(self, i):
+        return not (self.attr[i] >> 1) & 1
+
+    def falling(self, i):
+        return (self.attr[i] >> 2) & 1
+
+
+def parse_config(evs):
+    cfg = Config()
+    words = [e.data for e in evs if e.kind == "sw" and e.index == CH_CFG]
+    i = 0
+    while i < len(words):
+        w = words[i]
+        kind = w >> 24
+        if kind == CFG_SEED:
+            cfg.seed = words[i + 1]
+            i += 1
+        elif kind == CFG_ITERS:
+            cfg.iters = words[i + 1]
+            i += 1
+        elif kind == CFG_MNXTI:
+            cfg.mnxti[w & 0xFF] = (words[i + 1], words[i + 2])    # pc, instruction
+            i += 2
+        elif kind == CFG_VECTORS:
+            cfg.mtvec, cfg.mtvt = words[i + 1], words[i + 2]
+            i += 2
+        elif kind == CFG_NLBITS:
+            cfg.nlbits = w & 0xFF
+        elif kind == CFG_SOURCE:
+            cfg.ctl[w & 0xFF] = (w >> 8) & 0xFF
+            cfg.attr[w & 0xFF] = (w >> 16) & 0xFF
+        elif kind == CFG_LINE:
+            cfg.line_mode[(w >> 16) & 0xFF] = (w >> 8) & 0xFF
+        i += 1
+    return cfg
+
+
+# ------------------------------------------------------------------ checker
+
+@dataclasses.dataclass
+class Instance:
+    """One handler run: claimed, entered, exited."""
+    id: int
+    claim: int
+    entry: int
+    entry_data: int
+    exit: int = None
+    entry_idx: int = None      # index of the entry event
+    level: int = None          # of its source at the claim (model)
+    active_level: int = 0      # highest level among the handlers it preempted (0: none)
+
+
+@dataclasses.dataclass
+class Frame:
+    trap: int
+    cause: int
+    mnxti: int = None
+    handler: Instance = None
+    handlers: int = 0
+
+
+class Failures:
+    def __init__(self):
+        self.items = collections.defaultdict(list)
+
+    def add(self, kind, msg):
+        self.items[kind].append(msg)
+
+    def report(self, kinds=None):
+        out = []
+        for k, msgs in sorted(self.items.items()):
+            if kinds is None or k in kinds:
+                out.append(f"{k}: {len(msgs)} failure(s), e.g.\n    " + "\n    ".join(msgs[:8]))
+        return "\n".join(out)
+
+    def any(self, kinds=None):
+        return any(v for k, v in self.items.items() if kinds is None or k in kinds)
+
+
+class Checker:
+    def __init__(self, run):
+        self.run = run
+        self.shv = run.row == "clic"
+        self.evs = analysis.events(run.records)
+        self.cfg = parse_config(self.evs)
+        self.fail = Failures()
+        self.stats = {}
+        self.D = run.clic_delay          # the CLIC's outputs in cycle x show the pending bits of x - D
+
+    def sw(self, ch):
+        return [e for e in self.evs if e.kind == "sw" and e.index == ch]
+
+    def mark(self, m):
+        ts = [e.ts for e in self.sw(CH_MARK) if e.data == m]
+        return ts[0] if ts else None
+
+    # ----------------------------------------------------------- pass 1
+    def parse_frames(self):
+        """Trap frames (trap entry .. mret) and the handler runs inside them;
+        the claim of each run; the level-0 intervals; traps in time order."""
+        frames, insts, traps, base = [], [], [], []
+        self.mnxti_claims = {}     # event index of a claiming mnxti -> source
+        base_from = 0
+        for n, e in enumerate(self.evs):
+            if e.kind == "core":
+                arg = (e.data >> 40) & 0xFF
+                if e.index == rec.CORE_TRAP:
+                    if not arg & 0x80:
+                        self.fail.add("frames", f"exception at {e.ts}: mcause {arg & 0x7f}, "
+                                                f"vector {e.data & 0xFFFFFFFF:#x}")
+                        continue
+                    if not frames:
+                        base.append((base_from, e.ts))
+                    # The vector: the table entry (clic) or the trampoline (clic-nv).
+                    want = self.cfg.mtvt + 4 * (arg & 0x7F) if self.shv else self.cfg.mtvec & ~0x3F
+                    if e.data & 0xFFFFFFFF != want:
+                        self.fail.add("frames", f"trap at {e.ts} (source {arg & 0x7f}) to {e.data & 0xFFFFFFFF:#x}, "
+                                                f"expected {want:#x}")
+                    frames.append(Frame(e.ts, arg & 0x7F))
+                    traps.append((e.ts, arg & 0x7F))
+                elif e.index == rec.CORE_MRET:
+                    if not frames:
+                        self.fail.add("frames", f"mret at {e.ts} outside a trap frame")
+                        continue
+                    f = frames.pop()
+                    if f.handler is not None:
+                        self.fail.add("frames", f"mret at {e.ts} with handler {f.handler.id} not exited")
+                    if self.shv and f.handlers != 1:
+                        self.fail.add("frames", f"trap at {f.trap} (source {f.cause}) ran {f.handlers} handlers")
+                    if not frames:
+                        base_from = e.ts
+                elif e.index == rec.CORE_PC_MATCH:
+                    if not frames:
+                        self.fail.add("frames", f"mnxti retired at {e.ts} outside a trap frame")
+                        continue
+                    frames[-1].mnxti = (e.ts, n)
+            elif e.kind == "sw" and e.index == CH_ENTRY:
+                sid = e.data & 0xFF
+                if not frames:
+                    self.fail.add("frames", f"handler {sid} entered at {e.ts} outside a trap frame")
+                    continue
+                f = frames[-1]
+                if f.handler is not None:
+                    self.fail.add("frames", f"handler {sid} entered at {e.ts} inside handler {f.handler.id}")
+                if self.shv:
+                    if f.cause != sid or f.handlers:
+                        self.fail.add("frames", f"handler {sid} entered at {e.ts} in the frame of trap "
+                                                f"{f.cause} at {f.trap}")
+                    claim = f.trap
+                else:
+                    if f.mnxti is None:
+                        self.fail.add("frames", f"handler {sid} entered at {e.ts} without an mnxti claim")
+                        continue
+                    claim = f.mnxti[0] - MNXTI_RETIRE_DELAY
+                    self.mnxti_claims[f.mnxti[1]] = sid
+                    f.mnxti = None
+                inst = Instance(sid, claim, e.ts, e.data, entry_idx=n)
+                f.handler = inst
+                f.handlers += 1
+                insts.append(inst)
+            elif e.kind == "sw" and e.index == CH_EXIT:
+                sid = e.data & 0xFF
+                if not frames or frames[-1].handler is None or frames[-1].handler.id != sid:
+                    self.fail.add("frames", f"handler {sid} exit at {e.ts} does not match an entry")
+                    continue
+                frames[-1].handler.exit = e.ts
+                frames[-1].handler = None
+        if frames:
+            self.fail.add("frames", f"{len(frames)} trap frames still open at the end")
+        base.append((base_from, None))
+        insts.sort(key=lambda i: i.claim)
+        return insts, traps, base
+
+    # ------------------------------------------------------------ model
+    def build_model(self, insts):
+        cfg = self.cfg
+        self.sources = sorted(cfg.ctl)
+        self.claims = {s: [] for s in self.sources}
+        for i in insts:
+            self.claims.setdefault(i.id, []).append(i.claim)
+        line_edges = collections.defaultdict(list)     # line -> [(ts, rising)]
+        for e in self.evs:
+            if e.kind in ("rise", "fall") and e.index < rec.N_GEN_LINES:
+                line_edges[e.index].append((e.ts, e.kind == "rise"))
+        self.line_edges = line_edges
+        # Set events: edge sources' qualifying edges, software pends.
+        self.sets = {s: [] for s in self.sources}
+        self.pend_ctl = {s: [] for s in self.sources}   # (ts, ctl) of each pend
+        self.level_iv = {}                               # level source -> [(rise, fall)]
+        for s in self.sources:
+            if GEN_IRQ_BASE <= s < GEN_IRQ_BASE + rec.N_GEN_LINES:
+                edges = line_edges[s - GEN_IRQ_BASE]
+                if cfg.is_level_source(s):
+                    iv, rise = [], None
+                    for ts, up in edges:
+                        if up:
+                            rise = ts
+                        elif rise is not None:
+                            iv.append((rise, ts))
+                            rise = None
+                    if rise is not None:
+                        iv.append((rise, None))
+                    self.level_iv[s] = iv
+                else:
+                    want_rise = not cfg.falling(s)
+                    self.sets[s] = [ts for ts, up in edges if up == want_rise]
+        for e in self.sw(CH_PEND):
+            s, ctl = e.data & 0xFF, (e.data >> 8) & 0xFF
+            self.sets[s].append(e.ts)
+            self.pend_ctl[s].append((e.ts, ctl))
+        self.level_rises = {s: [r for r, _ in iv] for s, iv in self.level_iv.items()}
+
+    def ctl_at(self, s, t):
+        """clicintctl of s in cycle t: software sources get a new one with each pend."""
+        p = self.pend_ctl.get(s)
+        if p:
+            k = bisect.bisect_right(p, (t, 0x100)) - 1
+            if k >= 0:
+                return p[k][1]
+        return self.cfg.ctl[s]
+
+    def line_high(self, s, y):
+        iv = self.level_iv[s]
+        k = bisect.bisect_right(self.level_rises[s], y) - 1
+        if k < 0:
+            return False
+        fall = iv[k][1]
+        return fall is None or fall > y
+
+    def pending(self, s, x):
+        """The CLIC's pending bit of s in cycle x."""
+        if s in self.level_iv:
+            return self.line_high(s, x - 1)
+        sets = self.sets[s]
+        k = bisect.bisect_right(sets, x - 1)
+        if not k:
+            return False
+        t = sets[k - 1]
+        cl = self.claims[s]
+        j = bisect.bisect_right(cl, x - 1)
+        return not j or t >= cl[j - 1]
+
+    def winner(self, c):
+        """What the CLIC presents in cycle c: the highest (clicintctl, id) of
+        the sources pending in c - D."""
+        best = None
+        for s in self.sources:
+            if self.pending(s, c - self.D):
+                key = (self.ctl_at(s, c), s)
+                if best is None or key > best:
+                    best = key
+        return best
+
+    # ----------------------------------------------------------- checks
+    def check(self):
+        cfg, fail = self.cfg, self.fail
+        self.storm_begin, self.stop, self.drained = (self.mark(m) for m in (M_STORM_BEGIN, M_STOP, M_DRAINED))
+        if None in (self.storm_begin, self.stop, self.drained, cfg.nlbits):
+            fail.add("run", "the trace lacks the firmware's markers or configuration")
+            return self
+        insts, traps, base = self.parse_frames()
+        self.build_model(insts)
+        self.insts = insts
+        self.check_order_and_levels(insts, traps)
+        self.check_exactly_once(insts)
+        self.check_groups()
+        self.check_base_latency(base)
+        self.stats.update(interrupts=len(insts), traps=len(traps))
+        return self
+
+    def check_order_and_levels(self, insts, traps):
+        cfg, fail = self.cfg, self.fail
+        # Claims (and, in clic-nv, trap entries) take the CLIC's winner.
+        checked = 0
+        points = [(i.claim, i.id, "claim") for i in insts]
+        if not self.shv:
+            points += [(t, sid, "trap") for t, sid in traps]
+        for c, sid, what in points:
+            w = self.winner(c)
+            checked += 1
+            if w is None:
+                fail.add("order", f"{what} of source {sid} at {c}: nothing pending")
+            elif w[1] != sid:
+                fail.add("order", f"{what} of source {sid} (ctl {self.ctl_at(sid, c):#x}) at {c}: "
+                                  f"the CLIC's winner is {w[1]} (ctl {w[0]:#x})")
+        self.stats["order_checks"] = checked
+        # Preemption and the levels seen by the handlers.
+        for i in insts:
+            i.level = cfg.level(self.ctl_at(i.id, i.claim))
+        open_, preempt, depth = [], 0, 0
+        timeline = sorted([(i.claim, 1, n) for n, i in enumerate(insts)]
+                          + [(i.exit, 0, n) for n, i in enumerate(insts) if i.exit is not None])
+        for ts, is_claim, n in timeline:
+            i = insts[n]
+            if not is_claim:
+                open_.remove(n)
+                continue
+            if open_:
+                preempt += 1
+                top = max(insts[k].level for k in open_)
+                i.active_level = top
+                if i.level <= top:
+                    fail.add("preemption", f"source {i.id} (level {i.level:#x}) claimed at {ts} while "
+                             + ", ".join(f"{insts[k].id} (level {insts[k].level:#x})" for k in open_)
+                             + " active")
+            open_.append(n)
+            depth = max(depth, len(open_))
+        self.stats.update(preemptions=preempt, max_depth=depth)
+        for i in insts:
+            if i.exit is None:
+                fail.add("exactly-once", f"handler {i.id} entered at {i.entry} never exited")
+        self.check_levels()
+
+    def check_levels(self):
+        """Replay of mil and mcause through the trace: a trap saves mil (as
+        mcause.mpil, with the cause) and sets mil to the winner's level; an
+        mnxti that claims sets mil and the mcause code; mret returns to the
+        level saved by its trap (the handler, or the trampoline, restored that
+        mcause). In clic-nv a nested trampoline leaves its own trap's mcause
+        behind, which is what a later handler of the outer frame reads (the
+        trampoline's exit path restores its own before its last mnxti and
+        mret). Every handler must read mil = its level = the replayed mil and
+        the replayed mcause; every trap and every claim must be above the
+        level it interrupts; an mnxti that returned nothing must have had no
+        winner above mcause.mpil."""
+        cfg, fail = self.cfg, self.fail
+        inst_at = {i.entry_idx: i for i in self.insts}
+        mil, stack = 0, []     # per frame: [mil before the trap, mcause code, mcause mpil, trap cause]
+        thresh, raised, blocked = 0, 0, 0
+        for n, e in enumerate(self.evs):
+            if e.kind == "sw" and e.index == CH_THRESH:
+                thresh = e.data & 0xFF
+                raised += not (e.data >> 24) & 1
+            if e.kind == "core":
+                if e.index == rec.CORE_TRAP:
+                    arg = (e.data >> 40) & 0xFF
+                    if not arg & 0x80:
+                        continue
+                    cause = arg & 0x7F
+                    lvl = cfg.level(self.ctl_at(cause, e.ts))
+                    if lvl <= max(mil, thresh):
+                        fail.add("preemption", f"trap of source {cause} (level {lvl:#x}) at {e.ts} with mil {mil:#x}, "
+                                               f"mintthresh {thresh:#x}")
+                    stack.append([mil, cause, mil, cause])
+                    mil = lvl
+                elif e.index == rec.CORE_MRET and stack:
+                    f = stack.pop()
+                    mil = f[0]
+                    if stack and not self.shv:
+                        stack[-1][1], stack[-1][2] = f[3], f[0]
+                elif e.index == rec.CORE_PC_MATCH and stack:
+                    f = stack[-1]
+                    if cfg.mnxti_restores((e.data >> 40) & 0xFF):
+                        f[1], f[2] = f[3], f[0]
+                    c = e.ts - MNXTI_RETIRE_DELAY
+                    sid = self.mnxti_claims.get(n)
+                    if sid is not None:
+                        lvl = cfg.level(self.ctl_at(sid, c))
+                        if lvl <= max(f[2], thresh):
+                            fail.add("preemption", f"mnxti claimed source {sid} (level {lvl:#x}) at {c} "
+                                                   f"with mcause.mpil {f[2]:#x}, mintthresh {thresh:#x}")
+                        mil = lvl
+                        f[1] = sid
+                    else:
+                        w = self.winner(c)
+                        if w is not None and cfg.level(w[0]) > max(f[2], thresh):
+                            fail.add("order", f"mnxti at {c} returned nothing, but source {w[1]} "
+                                              f"(level {cfg.level(w[0]):#x}) was above mcause.mpil {f[2]:#x} "
+                                              f"and mintthresh {thresh:#x}")
+                        elif w is not None and f[2] < cfg.level(w[0]) <= thresh:
+                            blocked += 1
+            elif e.kind == "sw" and e.index == CH_ENTRY and n in inst_at:
+                i = inst_at[n]
+                emil, empil, ecode = (e.data >> 8) & 0xFF, (e.data >> 16) & 0xFF, e.data >> 24
+                if emil != i.level or emil != mil:
+                    fail.add("levels", f"handler {i.id} at {i.entry}: mil {emil:#x}, its level is {i.level:#x}, "
+                                       f"replayed mil {mil:#x}")
+                if stack and (ecode, empil) != (stack[-1][1] & 0xFF, stack[-1][2]):
+                    fail.add("levels", f"handler {i.id} at {i.entry}: mcause code {ecode} mpil {empil:#x}, "
+                                       f"replayed code {stack[-1][1]} mpil {stack[-1][2]:#x}")
+                if ecode != i.id:
+                    self.stats["stale_mcause"] = self.stats.get("stale_mcause", 0) + 1
+        self.stats.update(thresh_raised=raised, mnxti_held_by_thresh=blocked)
+
+    def check_exactly_once(self, insts):
+        """Per source: events that should make a handler run (edges of the
+        configured polarity, software pends, level requests), the ones
+        explicitly accounted for (edges merged into a pending bit that was
+        already set; a level request cut off by stopping the generator),
+        claims, handler entries in the trace and the firmware's counters:
+        entries = claims = firmware count = events - merged - cancelled."""
+        fail = self.fail
+        entries = collections.Counter(i.id for i in insts)
+        fw_counts = {e.data & 0xFF: e.data >> 8 for e in self.sw(CH_COUNT)}
+        fw_pends = {e.data & 0xFF: e.data >> 8 for e in self.sw(CH_COUNT_PEND)}
+        pends = collections.Counter(e.data & 0xFF for e in self.sw(CH_PEND))
+        by_claim = {(i.id, i.claim): i for i in insts}
+        self.per_source = {}
+        for s in self.sources:
+            cl = self.claims[s]
+            merged = cancelled = 0
+            if fw_pends.get(s, 0) != pends[s]:
+                fail.add("exactly-once", f"source {s}: firmware pended it {fw_pends.get(s, 0)} times, "
+                                         f"the trace shows {pends[s]}")
+            if s in self.level_iv:
+                kind, events = "level", len(self.level_iv[s])
+                served = 0
+                for rise, fall in self.level_iv[s]:
+                    hi = fall + self.D if fall is not None else float("inf")
+                    inside = [c for c in cl if rise + 1 + self.D <= c <= hi]
+                    if len(inside) == 1:
+                        served += 1
+                        inst = by_claim[(s, inside[0])]
+                        if fall is None or not (inst.entry < fall < (inst.exit or 0)):
+                            fail.add("exactly-once", f"level source {s}: request at {rise} not acknowledged "
+                                                     f"by its handler (entry {inst.entry}, exit {inst.exit}, "
+                                                     f"line fall {fall})")
+                    elif not inside and fall is not None and self.stop <= fall <= self.stop + 200:
+                        cancelled += 1          # cut off by stopping the generator
+                    else:
+                        fail.add("exactly-once", f"level source {s}: request {rise}..{fall} claimed "
+                                                 f"{len(inside)} times")
+                if served != len(cl):
+                    fail.add("exactly-once", f"level source {s}: {len(cl)} claims, {served} requests served")
+            else:
+                sw = s >= SW_FIRST
+                kind = "pend" if sw else "edge"
+                sets = self.sets[s]
+                events = len(sets)
+                prev, used = None, 0
+                for c in cl:
+                    lo = bisect.bisect_left(sets, prev) if prev is not None else 0
+                    n = bisect.bisect_left(sets, c) - lo      # events in [previous claim, claim)
+                    if n == 0:
+                        fail.add("exactly-once", f"source {s}: claim at {c} without a new {kind} since {prev}")
+                    elif n > 1:
+                        if sw:
+                            fail.add("exactly-once", f"source {s}: {n} pends served by the one claim at {c}")
+                        merged += n - 1
+                    used += n
+                    prev = c
+                left = events - used
+                if left:
+                    fail.add("exactly-once", f"source {s}: {left} {kind}(s) never claimed "
+                                             f"(last claim {prev}, events {sets[-left:][:4]})")
+            expected = events - merged - cancelled
+            got = (entries[s], len(cl), fw_counts.get(s, 0))
+            if got != (expected,) * 3:
+                fail.add("exactly-once", f"source {s}: {events} {kind} events - {merged} merged - {cancelled} "
+                                         f"cancelled = {expected}, but {got[0]} handler entries, {got[1]} claims, "
+                                         f"firmware count {got[2]}")
+            self.per_source[s] = (kind, events, merged, cancelled, entries[s])
+        for s in self.sources:
+            if self.pending(s, self.drained + 1):
+                fail.add("exactly-once", f"source {s} still pending when the firmware found everything served")
+        ps = self.per_source.values()
+        self.stats.update(hw_events=sum(v[1] for v in ps if v[0] != "pend"),
+                          merged_edges=sum(v[2] for v in ps), cancelled_by_stop=sum(v[3] for v in ps),
+                          sw_pends=sum(v[1] for v in ps if v[0] == "pend"),
+                          hw_handled=sum(v[4] for v in ps if v[0] != "pend"),
+                          sw_handled=sum(v[4] for v in ps if v[0] == "pend"))
+
+    def check_groups(self):
+        """Groups pended together: served in rank order."""
+        groups, cur = [], []
+        for e in self.sw(CH_PEND):
+            n, k = (e.data >> 16) & 0xF, (e.data >> 20) & 0xF
+            if k == 0:
+                cur = []
+            cur.append((e.ts, e.data & 0xFF, (e.data >> 8) & 0xFF))
+            if k == n - 1:
+                groups.append(cur)
+        checked = 0
+        for g in groups:
+            if len(g) < 2:
+                continue
+            checked += 1
+            served = []
+            for ts, s, ctl in g:
+                cl = self.claims[s]
+                j = bisect.bisect_right(cl, ts)
+                served.append((cl[j] if j < len(cl) else float("inf"), ctl, s))
+            served.sort()
+            ranks = [(ctl, s) for _, ctl, s in served]
+            if ranks != sorted(ranks, reverse=True):
+                self.fail.add("order", f"group pended at {g[0][0]} served as "
+                              + ", ".join(f"{s} (ctl {ctl:#x}) at {t}" for t, ctl, s in served))
+        self.stats["groups_checked"] = checked
+
+    def check_base_latency(self, base):
+        """At level 0 (no trap frame) a pending source is taken within BASE_LATENCY_MAX cycles."""
+        worst = 0
+        lo_lim, hi_lim = self.storm_begin, self.drained
+        for a, b in base:
+            a = max(a, lo_lim)
+            end = hi_lim if b is None else min(b, hi_lim)
+            if a >= end:
+                continue
+            v = None
+            for s in self.sources:
+                if self.pending(s, a - self.D):
+                    vs = a
+                else:
+                    if s in self.level_iv:
+                        r = self.level_rises[s]
+                    else:
+                        r = self.sets[s]
+                    k = bisect.bisect_left(r, a - self.D)
+                    if k == len(r):
+                        continue
+                    vs = r[k] + 1 + self.D
+                if vs < end and (v is None or vs < v):
+                    v = vs
+            if v is None:
+                continue
+            if b is None or b > hi_lim:
+                self.fail.add("lost", f"a source pending from {v} at level 0 was not taken before {hi_lim}")
+                continue
+            worst = max(worst, b - v)
+            if b - v > BASE_LATENCY_MAX:
+                self.fail.add("lost", f"a source pending from {v} at level 0 was taken only at {b}")
+        self.stats["worst_base_latency"] = worst
+
+
+def fmt_stats(run, checker):
+    s = dict(checker.stats)
+    return (f"{run.row} seed {run.seed:#x}: {run.cycles} cycles in {run.seconds:.1f} s, "
+            + ", ".join(f"{k} {v}" for k, v in s.items()))
+
+
+# --------------------------------------------------------------------- tests
+
+def test_runs_to_completion(run):
+    r = run.result
+    assert r.exit_code == 0, r.console + r.sim_log[-400:]
+    assert "irqlab: exit 0" in r.console
+    assert run.stats.intact and run.stats.hw_dropped == 0, run.stats.problems()
+    errs = [e.data for e in analysis.events(run.records) if e.kind == "sw" and e.index == CH_ERRORS]
+    assert errs[-2:] == [0xFFFFFFFF, 0], f"firmware errors: {[hex(e) for e in errs]}"
+
+
+def result_words(evs, ch):
+    return [e.data for e in evs if e.kind == "sw" and e.index == ch]
+
+
+def diff_words(a, b):
+    return [f"{word_name(i)}: {x:#010x} != {y:#010x}" for i, (x, y) in enumerate(zip(a, b)) if x != y]
+
+
+def test_storm_result_equals_quiet_result(checked):
+    quiet = result_words(checked.evs, CH_RESULT)
+    storm = result_words(checked.evs, CH_RESULT_STORM)
+    assert len(quiet) == len(storm) == WORK_WORDS
+    d = diff_words(storm, quiet)
+    assert not d, f"{len(d)} words differ (storm != quiet): " + "; ".join(d[:10])
+
+
+_qemu_cache = {}
+
+
+def qemu_state(seed, iters, tmp):
+    """The workload's final state under qemu-riscv32 (workload.c, built for Linux user mode)."""
+    key = (seed, iters)
+    if key in _qemu_cache:
+        return _qemu_cache[key]
+    exe = os.path.join(tmp, "workload-qemu")
+    if not os.path.exists(exe):
+        stub = os.path.join(tmp, "stub.c")
+        with open(stub, "w") as f:
+            f.write(QEMU_STUB)
+        cc = os.environ.get("IRQLAB_CROSS", "riscv64-unknown-elf-") + "gcc"
+        subprocess.run([cc, "-march=rv32im", "-mabi=ilp32", "-Os", "-nostdlib", "-static", "-ffreestanding",
+                        "-Wl,--no-relax", "-I" + os.path.join(paths.FW, "torture"), stub,
+                        os.path.join(paths.FW, "torture", "workload.c"), "-o", exe],
+                       check=True, capture_output=True)
+    out = subprocess.run(["qemu-riscv32", exe, str(seed), str(iters)], check=True,
+                         capture_output=True, timeout=60).stdout.decode()
+    words = [int(w, 16) for w in out.split()]
+    _qemu_cache[key] = words
+    return words
+
+
+QEMU_STUB = r"""
+#include "workload.h"
+static uint32_t st[WORK_WORDS];
+static char out[WORK_WORDS * 9];
+static long sys3(long n, long a, long b, long c) {
+    register long a0 __asm__("a0") = a, a1 __asm__("a1") = b, a2 __asm__("a2") = c, a7 __asm__("a7") = n;
+    __asm__ volatile("ecall" : "+r"(a0) : "r"(a1), "r"(a2), "r"(a7) : "memory");
+    return a0;
+}
+static uint32_t num(const char *s) {
+    uint32_t v = 0;
+    while (*s >= '0' && *s <= '9') v = v * 10 + (uint32_t)(*s++ - '0');
+    return v;
+}
+void stub_main(long argc, char **argv) {
+    work_init(st, num(argv[1]));
+    work_run(st, num(argv[2]));
+    int n = 0;
+    for (int i = 0; i < WORK_WORDS; i++) {
+        for (int b = 28; b >= 0; b -= 4) out[n++] = "0123456789abcdef"[(st[i] >> b) & 15];
+        out[n++] = '\n';
+    }
+    sys3(64, 1, (long)out, n);   /* write */
+    sys3(93, 0, 0, 0);           /* exit */
+}
+__asm__(".global _start\n_start:\n  lw a0, 0(sp)\n  addi a1, sp, 4\n  call stub_main\n");
+"""
+
+
+@pytest.mark.skipif(shutil.which("qemu-riscv32") is None,
+                    reason="qemu-riscv32 (Debian package qemu-user) is not installed: it is the reference")
+def test_quiet_result_equals_qemu(checked, tmp_path_factory):
+    cfg = checked.cfg
+    ref = qemu_state(cfg.seed, cfg.iters, str(tmp_path_factory.getbasetemp()))
+    quiet = result_words(checked.evs, CH_RESULT)
+    assert len(ref) == WORK_WORDS
+    d = diff_words(quiet, ref)
+    assert not d, f"{len(d)} words differ (core != qemu): " + "; ".join(d[:10])
+
+
+def test_every_interrupt_handled_exactly_once(checked):
+    assert not checked.fail.any(["run", "frames", "exactly-once", "lost"]), \
+        checked.fail.report(["run", "frames", "exactly-once", "lost"])
+    s = checked.stats
+    # The storm is a storm: every kind of event happened.
+    assert s["hw_handled"] > 300 and s["sw_handled"] > 300, fmt_stats(checked.run, checked)
+
+
+def test_handlers_run_in_clic_order(checked):
+    assert not checked.fail.any(["order", "preemption"]), checked.fail.report(["order", "preemption"])
+    s = checked.stats
+    # Nesting as deep as the levels allow (nlbits = 1: two levels), pend groups served.
+    deep = min(3, 1 << checked.cfg.nlbits)
+    assert s["preemptions"] > 100 and s["max_depth"] >= deep and s["groups_checked"] > 50, \
+        fmt_stats(checked.run, checked)
+
+
+def test_levels_seen_by_handlers(checked):
+    assert not checked.fail.any(["levels"]), checked.fail.report(["levels"])
+    print(fmt_stats(checked.run, checked))
