@@ -25,6 +25,10 @@ BOARDS = {
     "arty": ("irqlab.boards.arty", "ArtySoC", {"variant": "a7-35", "sys_clk_freq": 100e6, "toolchain": "vivado"}),
 }
 TOP = "irqlab"
+# SoCs that do not reach the board's default clock (the measured Fmax is in
+# bitstreams/RESOURCES.md): the CLIC SoC places and routes at about 33 MHz on
+# the ECP5, and nextpnr struggles for a long time on an infeasible target.
+CLOCK_DEFAULTS = {("ulx3s", "clic"): 25e6}
 
 
 class BoardBuildError(Exception):
@@ -128,6 +132,8 @@ def build(board, core, progress=None, **overrides):
         raise BoardBuildError(f"core '{core}' cannot go through the open ECP5 flow: yosys cannot read its "
                               f"SystemVerilog; build it for the Arty with Vivado")
     options = dict(BOARDS[board][2])
+    if (board, info.soc_core) in CLOCK_DEFAULTS:
+        options["sys_clk_freq"] = CLOCK_DEFAULTS[(board, info.soc_core)]
     options.update({k: v for k, v in overrides.items() if v is not None})
     _check_options(board, options)
     d = board_dir(board, core)
