@@ -3,7 +3,11 @@
 LiteX calls `yosys`, `nextpnr-ecp5` and `ecppack` by name. YoWASP maps a
 private temp folder over /tmp inside the tool, which hides real files under
 /tmp (a CI clone or a virtualenv may live there). The wrappers written here
-map the real /tmp instead, then run the tool.
+keep that private /tmp (the tool's own temp files: WASI's temp names are the
+same in every process, so two tools sharing the real /tmp collided, and
+yosys-abc died) and mount the real folders the build uses on top of it: the
+top-level folder under /tmp that holds the repository, the working directory
+and the Python environment.
 
     python -m irqlab.boards.yowasp_tools DIR   # writes DIR/yosys, DIR/nextpnr-ecp5, ...
 """
@@ -21,15 +25,28 @@ TOOLS = {
 }
 
 
+def _real_dirs_under_tmp():
+    """/tmp/<name> for each of the repository, the working directory and the
+    Python environment that lives under /tmp."""
+    out = set()
+    for p in (os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.getcwd(), sys.prefix):
+        parts = os.path.realpath(p).split(os.sep)
+        if len(parts) > 2 and parts[1] == "tmp":
+            out.add(os.sep.join(parts[:3]))
+    return sorted(out)
+
+
 def run(tool):
     import importlib
     import wasmtime
     preopen = wasmtime.WasiConfig.preopen_dir
 
     def real_tmp(self, host, guest, *args, **kwargs):
+        r = preopen(self, host, guest, *args, **kwargs)
         if guest == "/tmp":
-            host = "/tmp"
-        return preopen(self, host, guest, *args, **kwargs)
+            for d in _real_dirs_under_tmp():
+                preopen(self, d, d, *args, **kwargs)     # longest prefix wins inside WASI
+        return r
 
     wasmtime.WasiConfig.preopen_dir = real_tmp
     module, fn = TOOLS[tool]
