@@ -89,7 +89,7 @@ def test_isa(name, harness, programs):
     print(f"{name}: {len(reference)} words agree ({what}); core: {log.strip().splitlines()[-1]}")
 
 
-def test_harness_reports_unexpected_trap(harness, tmp_path):
+def test_harness_reports_unexpected_trap(harness, variant, tmp_path):
     """The bare stub turns a trap the body did not expect into status 3 with
     mcause/mepc/mtval on stdout (so a broken core cannot pass by trapping)."""
     src = tmp_path / "trap.S"
@@ -106,6 +106,7 @@ isa_sig_begin: .word 0
 isa_sig_end:
 """)
     binary = suite.build_program(str(src), "bare", str(tmp_path / "trap.bare.elf"))
-    with pytest.raises(suite.SuiteError, match=r"status 3[^\n]*\n0000000b\n") as e:
+    cause = 0x0000000b | (0x30000000 if variant == "clic" else 0)   # CLIC mcause shows mpp = 11
+    with pytest.raises(suite.SuiteError, match=rf"status 3[^\n]*\n{cause:08x}\n") as e:
         suite.run_core(harness, binary, str(tmp_path / "trap.sig"))
     assert "cycles" in str(e.value)
