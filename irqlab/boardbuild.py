@@ -117,6 +117,11 @@ def _check_options(board, options):
         raise BoardBuildError("the system clock must be positive")
 
 
+def _git():
+    from irqlab.bench import git_revision
+    return git_revision()
+
+
 def tools_dir():
     from irqlab.boards.yowasp_tools import write_wrappers
     return write_wrappers(os.path.join(paths.BUILD, "tools", "bin"))
@@ -159,7 +164,7 @@ def _build_ulx3s(core, d, options, fw, step):
     gw = os.path.join(d, "gateware")
     with open(log, errors="replace") as f:
         util, clocks = parse_nextpnr_log(f.read())
-    report = {"board": "ulx3s", "core": core, "device": options["device"],
+    report = {"board": "ulx3s", "core": core, "device": options["device"], "git": _git(),
               "sys_clk_mhz": options["sys_clk_freq"] / 1e6, **ecp5_report(util, clocks)}
     os.makedirs(BITSTREAMS, exist_ok=True)
     name = f"ulx3s-{core}"
@@ -208,7 +213,7 @@ ARTY_INSTALL = {
 
 
 def _build_arty(core, d, options, fw, step):
-    report = {"board": "arty", "core": core, "variant": options["variant"],
+    report = {"board": "arty", "core": core, "variant": options["variant"], "git": _git(),
               "sys_clk_mhz": options["sys_clk_freq"] / 1e6, "projects": {}, "built": {}}
     for tc, tools in ARTY_TOOLS.items():
         out = os.path.join(d, tc)
