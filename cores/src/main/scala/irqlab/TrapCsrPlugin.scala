@@ -66,6 +66,13 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
   object IS_MRET extends Stageable(Bool)
   object IS_ECALL extends Stageable(Bool)
   object IS_EBREAK extends Stageable(Bool)
+  object CSR_ILLEGAL extends Stageable(Bool)
+
+  // The CSR map (the read values are in build). Legality is decoded from the
+  // instruction in decode, off the execute-to-fetch trap path.
+  val readWriteCsrs = Seq(0x300, 0x301, 0x304, 0x305, 0x307, 0x320, 0x340, 0x341, 0x342, 0x343, 0x344,
+                          0x345, 0x347, 0x348, 0x349, 0xB00, 0xB02, 0xB80, 0xB82)
+  val readOnlyCsrs = Seq(0x346, 0xC00, 0xC02, 0xC80, 0xC82, 0xF11, 0xF12, 0xF13, 0xF14)
 
   case class PortInfo(stage: Stage, priority: Int, port: Flow[ExceptionCause])
   val exceptionPorts = ArrayBuffer[PortInfo]()
@@ -267,6 +274,16 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
       }
     }
 
+    decode plug new Area {
+      import decode._
+      val instr = input(INSTRUCTION)
+      val address = instr(31 downto 20).asUInt
+      val writes = instr(13 downto 12) === 1 || instr(19 downto 15) =/= 0
+      val known = (readWriteCsrs ++ readOnlyCsrs ++ slots.map(_.address)).map(a => address === a).reduce(_ || _)
+      val readOnly = readOnlyCsrs.map(a => address === a).reduce(_ || _)
+      insert(CSR_ILLEGAL) := !known || (writes && readOnly)
+    }
+
     // ------------------------------------------------- execute: CSR, mret
     execute plug new Area {
       import execute._
@@ -315,11 +332,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
       val cswlSwap = (mpil === 0) =/= (mil === 0)
 
       val readData = Bits(32 bits)
-      val known = Bool()
-      val readOnly = Bool()
       readData := 0
-      known := True
-      readOnly := False
       switch(address) {
         is(0x300) { readData := mstatusValue }
         is(0x301) { readData := B(0x40001100L, 32 bits) }        // misa: RV32IM (writes ignored)
@@ -332,7 +345,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
         is(0x342) { readData := mcauseValue }
         is(0x343) { readData := mtval }
         is(0x345) { readData := nxtiValue }
-        is(0x346) { readData := mil.asBits ## B(0, 24 bits); readOnly := True }   // mintstatus
+        is(0x346) { readData := mil.asBits ## B(0, 24 bits) }   // mintstatus (read-only)
         is(0x347) { readData := mintthresh.asBits.resized }
         is(0x348) { readData := input(RS1) }                     // mscratchcsw: mpp is always M, no swap
         is(0x349) { readData := cswlSwap ? mscratch | input(RS1) }
@@ -341,15 +354,14 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
         is(0xB80) { readData := mcycle(63 downto 32).asBits }
         is(0xB02) { readData := minstret(31 downto 0).asBits }
         is(0xB82) { readData := minstret(63 downto 32).asBits }
-        is(0xC00) { readData := mcycle(31 downto 0).asBits; readOnly := True }
-        is(0xC80) { readData := mcycle(63 downto 32).asBits; readOnly := True }
-        is(0xC02) { readData := minstret(31 downto 0).asBits; readOnly := True }
-        is(0xC82) { readData := minstret(63 downto 32).asBits; readOnly := True }
-        is(0xF11, 0xF12, 0xF13, 0xF14) { readOnly := True }      // mvendorid, marchid, mimpid, mhartid: 0
+        is(0xC00) { readData := mcycle(31 downto 0).asBits }
+        is(0xC80) { readData := mcycle(63 downto 32).asBits }
+        is(0xC02) { readData := minstret(31 downto 0).asBits }
+        is(0xC82) { readData := minstret(63 downto 32).asBits }
+        // 0xF11..0xF14 mvendorid, marchid, mimpid, mhartid: 0
         for (slot <- slots) is(slot.address) { readData := slot.read }
-        default { known := False }
       }
-      val illegal = input(IS_CSR) && (!known || (writes && readOnly))
+      val illegal = input(IS_CSR) && input(CSR_ILLEGAL)
       when(arbitration.isValid && input(IS_CSR) && illegal) {
         executePort.valid := True
         executePort.code := 2
