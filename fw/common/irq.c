@@ -10,17 +10,15 @@ void irq_unexpected(void) {
 }
 
 #define WEAK_HANDLER(n) void irq_handler_##n(void) __attribute__((weak, alias("irq_unexpected")));
-#define WEAK_HANDLERS8(a, b, c, d, e, f, g, h) WEAK_HANDLER(a) WEAK_HANDLER(b) WEAK_HANDLER(c) \
-    WEAK_HANDLER(d) WEAK_HANDLER(e) WEAK_HANDLER(f) WEAK_HANDLER(g) WEAK_HANDLER(h)
 /* 0..63: every source of the CLIC has a handler name (the CLINT cores use 0..15). */
-WEAK_HANDLERS8(0, 1, 2, 3, 4, 5, 6, 7)
-WEAK_HANDLERS8(8, 9, 10, 11, 12, 13, 14, 15)
-WEAK_HANDLERS8(16, 17, 18, 19, 20, 21, 22, 23)
-WEAK_HANDLERS8(24, 25, 26, 27, 28, 29, 30, 31)
-WEAK_HANDLERS8(32, 33, 34, 35, 36, 37, 38, 39)
-WEAK_HANDLERS8(40, 41, 42, 43, 44, 45, 46, 47)
-WEAK_HANDLERS8(48, 49, 50, 51, 52, 53, 54, 55)
-WEAK_HANDLERS8(56, 57, 58, 59, 60, 61, 62, 63)
+IRQ_EACH8(WEAK_HANDLER, 0, 1, 2, 3, 4, 5, 6, 7)
+IRQ_EACH8(WEAK_HANDLER, 8, 9, 10, 11, 12, 13, 14, 15)
+IRQ_EACH8(WEAK_HANDLER, 16, 17, 18, 19, 20, 21, 22, 23)
+IRQ_EACH8(WEAK_HANDLER, 24, 25, 26, 27, 28, 29, 30, 31)
+IRQ_EACH8(WEAK_HANDLER, 32, 33, 34, 35, 36, 37, 38, 39)
+IRQ_EACH8(WEAK_HANDLER, 40, 41, 42, 43, 44, 45, 46, 47)
+IRQ_EACH8(WEAK_HANDLER, 48, 49, 50, 51, 52, 53, 54, 55)
+IRQ_EACH8(WEAK_HANDLER, 56, 57, 58, 59, 60, 61, 62, 63)
 
 static void exception(uint32_t cause) {
     console_printf("irqlab: exception mcause=%x mepc=%x mtval=%x\n",

@@ -223,14 +223,13 @@ static void __attribute__((noinline)) serve(unsigned id) {
 }
 
 #define H(n) void irq_handler_##n(void) { serve(n); }
-#define H8(a, b, c, d, e, f, g, h) H(a) H(b) H(c) H(d) H(e) H(f) H(g) H(h)
-H8(8, 9, 10, 11, 12, 13, 14, 15)
-H8(16, 17, 18, 19, 20, 21, 22, 23)
-H8(24, 25, 26, 27, 28, 29, 30, 31)
-H8(32, 33, 34, 35, 36, 37, 38, 39)
-H8(40, 41, 42, 43, 44, 45, 46, 47)
-H8(48, 49, 50, 51, 52, 53, 54, 55)
-H8(56, 57, 58, 59, 60, 61, 62, 63)
+IRQ_EACH8(H, 8, 9, 10, 11, 12, 13, 14, 15)
+IRQ_EACH8(H, 16, 17, 18, 19, 20, 21, 22, 23)
+IRQ_EACH8(H, 24, 25, 26, 27, 28, 29, 30, 31)
+IRQ_EACH8(H, 32, 33, 34, 35, 36, 37, 38, 39)
+IRQ_EACH8(H, 40, 41, 42, 43, 44, 45, 46, 47)
+IRQ_EACH8(H, 48, 49, 50, 51, 52, 53, 54, 55)
+IRQ_EACH8(H, 56, 57, 58, 59, 60, 61, 62, 63)
 
 /* The clic-nv trampoline's mnxti instructions (csrrsi/csrrci a0, 0x345, 8):
  * PC comparators 0..2, so that the host sees each claim. */

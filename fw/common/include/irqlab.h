@@ -63,6 +63,8 @@ static inline void irq_global_enable(void) { __asm__ volatile("csrs mstatus, 8")
 static inline void irq_global_disable(void) { __asm__ volatile("csrc mstatus, 8"); }
 
 void irq_unexpected(void);
+/* M(n) for eight interrupt numbers: defines handlers in rows of eight. */
+#define IRQ_EACH8(M, a, b, c, d, e, f, g, h) M(a) M(b) M(c) M(d) M(e) M(f) M(g) M(h)
 
 #ifdef IRQLAB_CLIC_BASE
 /* The CLIC's registers (soc/clic.py; RISC-V CLIC draft v0.9 memory map):
