@@ -44,7 +44,7 @@ class _CRG(Module):
 
 
 class ArtySoC(IrqlabSoC):
-    def __init__(self, core="vexriscv", variant="a7-35", toolchain="vivado", sys_clk_freq=DEFAULT_CLK,
+    def __init__(self, soc="vexriscv", core_verilog=None, variant="a7-35", toolchain="vivado", sys_clk_freq=DEFAULT_CLK,
                  rom_init=None):
         if variant not in VARIANTS:
             raise ValueError(f"unknown Arty variant '{variant}' (known: {', '.join(VARIANTS)})")
@@ -53,7 +53,8 @@ class ArtySoC(IrqlabSoC):
         platform = digilent_arty.Platform(variant=variant, toolchain=TOOLCHAINS[toolchain])
         platform.add_extension(_header_io)
         self.crg = _CRG(platform, sys_clk_freq)
-        IrqlabSoC.__init__(self, platform, core=core, sys_clk_freq=sys_clk_freq, rom_init=rom_init,
+        IrqlabSoC.__init__(self, platform, soc=soc, sys_clk_freq=sys_clk_freq, rom_init=rom_init,
+                           core_verilog=core_verilog,
                            serial_pads=platform.request("serial"))
         lines = platform.request("irqgen_lines")
         self.board_io = BoardIO(self, gen_pins=[lines[i] for i in range(8)],

@@ -41,12 +41,13 @@ class _CRG(Module):
 
 
 class ULX3SSoC(IrqlabSoC):
-    def __init__(self, core="vexriscv", device=DEFAULT_DEVICE, sys_clk_freq=DEFAULT_CLK, rom_init=None):
+    def __init__(self, soc="vexriscv", core_verilog=None, device=DEFAULT_DEVICE, sys_clk_freq=DEFAULT_CLK, rom_init=None):
         if device not in DEVICES:
             raise ValueError(f"unknown ULX3S device '{device}' (known: {', '.join(DEVICES)})")
         platform = radiona_ulx3s.Platform(device=device, revision="2.0", toolchain="trellis")
         self.crg = _CRG(platform, sys_clk_freq)
-        IrqlabSoC.__init__(self, platform, core=core, sys_clk_freq=sys_clk_freq, rom_init=rom_init,
+        IrqlabSoC.__init__(self, platform, soc=soc, sys_clk_freq=sys_clk_freq, rom_init=rom_init,
+                           core_verilog=core_verilog,
                            serial_pads=platform.request("serial"))
         header = [platform.request("gpio", i) for i in range(4)]
         gen_pins = [header[0].p, header[0].n, header[1].p, header[1].n, header[2].p, header[2].n, header[3].n]

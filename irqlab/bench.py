@@ -6,25 +6,16 @@ import os
 import subprocess
 
 from irqlab import fwimage, paths, sim
+from irqlab.errors import BenchError, unknown
 from irqlab.host import analysis, report
-from irqlab.host.decode import read_trace
-from irqlab.soc.cpus import CORES, core_info
-from irqlab.soc.soc import ROM_SIZE
+from irqlab.rows import ROWS, row as row_info
 
 BOARDS = ["sim", "ulx3s", "arty"]
 
 
-class BenchError(Exception):
-    pass
-
-
-class UnknownBoard(ValueError):
-    pass
-
-
 def check_board(board):
     if board not in BOARDS:
-        raise UnknownBoard(f"unknown board '{board}' (known: {', '.join(BOARDS)})")
+        raise unknown("board", board, BOARDS)
 
 
 def git_revision():
@@ -38,27 +29,27 @@ def git_revision():
         return "unknown"
 
 
-def run_core(core, config, out_dir, progress, probe_path=None):
-    """Build (if needed) and run one core; returns its results entry."""
-    model = sim.ensure_model(core, progress)
+def run_row(row, config, out_dir, progress, probe_path=None):
+    """Build (if needed) and run one row; returns its results entry."""
+    model = sim.ensure_model(row, progress)
     fw = sim.build_firmware(model, "bench", progress)
     image = sim.load_image(model, fw, **config)
-    fw_config = fwimage.read_config(image, ROM_SIZE)
-    trace_path = os.path.join(out_dir, f"trace-{core}.bin")
-    progress.step(f"{core}: running the benchmark in simulation")
-    run = sim.run(model, image, trace_path, probe_path=probe_path, progress=progress, label=core)
+    fw_config = fwimage.read_config(image, model.rom_size)
+    trace_path = os.path.join(out_dir, f"trace-{row}.bin")
+    progress.step(f"{row}: running the benchmark in simulation")
+    run = sim.run(model, image, trace_path, probe_path=probe_path, progress=progress, label=row)
     progress.done()
     if run.exit_code != 0:
-        raise BenchError(f"{core}: firmware exited with {run.exit_code}; console:\n{run.console[-800:]}")
-    res = core_results(core, trace_path, sim_clock_hz(), fw_config, out_dir)
+        raise BenchError(f"{row}: firmware exited with {run.exit_code}; console:\n{run.console[-800:]}")
+    records, stats = run.trace()
+    res = row_results(row, records, stats, trace_path, sim_clock_hz(), fw_config, out_dir)
     res["sim"] = run.sim_log.strip().splitlines()[-1] if run.sim_log.strip() else ""
     return res
 
 
-def core_results(core, trace_path, clock_hz, fw_config, out_dir):
-    """The results entry of one core from its trace (simulation or board)."""
-    info = core_info(core)
-    records, stats = read_trace(trace_path)
+def row_results(row, records, stats, trace_path, clock_hz, fw_config, out_dir):
+    """The results entry of one row from its decoded trace (simulation or board)."""
+    info = row_info(row)
     res = analysis.analyze(records, clock_hz)
     for name, t in res["tests"].items():
         t["histogram"] = report.histogram(t.pop("_values"))
@@ -102,16 +93,17 @@ def write_outputs(results, out_dir):
 
 
 def bench(cores=None, board="sim", out_dir=None, config=None, progress=None):
+    """Run every row named in `cores` (default: all) and write the results."""
     check_board(board)
-    cores = cores or list(CORES)
+    cores = cores or list(ROWS)
     for c in cores:
-        core_info(c)
+        row_info(c)
     out_dir = out_dir or paths.RESULTS
     os.makedirs(out_dir, exist_ok=True)
     config = dict(config or {})
     results = new_results(board, sim_clock_hz())
     for c in cores:
-        results["cores"][c] = run_core(c, config, out_dir, progress)
+        results["cores"][c] = run_row(c, config, out_dir, progress)
         # What the firmware ran with: its defaults plus the overrides.
         results["config"] = results["cores"][c].pop("firmware_config")
     write_outputs(results, out_dir)

@@ -15,8 +15,9 @@ import shutil
 import subprocess
 import sys
 
-from irqlab import paths, sim
-from irqlab.soc.cpus import core_info
+from irqlab import corebuild, firmware, paths
+from irqlab.errors import BoardBuildError, unknown
+from irqlab.rows import row as row_info
 
 BITSTREAMS = os.path.join(paths.ROOT, "bitstreams")
 BOARDS = {
@@ -31,10 +32,6 @@ TOP = "irqlab"
 CLOCK_DEFAULTS = {("ulx3s", "clic"): 25e6}
 
 
-class BoardBuildError(Exception):
-    pass
-
-
 def board_dir(board, core):
     return os.path.join(paths.BUILD, "boards", f"{board}-{core}")
 
@@ -47,21 +44,25 @@ def _generate(board, core, out_dir, options, rom_bin=None, run=False, tools_path
         "from importlib import import_module\n"
         "from litex.soc.integration.builder import Builder\n"
         "from irqlab.fwimage import load_image\n"
-        "from irqlab.soc.soc import ROM_SIZE\n"
+        "from irqlab.soc.configs import soc_config\n"
         "a = json.loads(sys.argv[1])\n"
         "opts = a['options']\n"
         "if a['rom_bin']:\n"
-        "    img = load_image(a['rom_bin'], ROM_SIZE)\n"
+        "    img = load_image(a['rom_bin'], soc_config(a['soc']).rom_size)\n"
         "    opts['rom_init'] = [int.from_bytes(img[i:i+4], 'little') for i in range(0, len(img), 4)]\n"
-        "soc = getattr(import_module(a['module']), a['cls'])(core=a['core'], **opts)\n"
+        "soc = getattr(import_module(a['module']), a['cls'])(soc=a['soc'], core_verilog=a['verilog'], **opts)\n"
         "b = Builder(soc, output_dir=a['out'], compile_software=False, compile_gateware=a['run'],\n"
         "            csr_csv=a['out'] + '/csr.csv')\n"
         "b.build(build_name=a['top'], run=a['run'])\n"
         "p = soc.platform\n"
         "json.dump({'sources': [s[0] for s in p.sources], 'include_paths': list(p.verilog_include_paths)},\n"
         "          open(a['out'] + '/sources.json', 'w'))\n"
+        "json.dump(soc.facts(), open(a['out'] + '/soc.json', 'w'), indent=1)\n"
     )
-    args = json.dumps({"module": module, "cls": cls, "core": core, "options": options, "out": out_dir,
+    cfg = row_info(core).soc_config
+    verilog = corebuild.build_core(cfg.core_variant) if cfg.own_core else None
+    args = json.dumps({"module": module, "cls": cls, "soc": cfg.name, "verilog": verilog,
+                       "options": options, "out": out_dir,
                        "rom_bin": rom_bin, "run": run, "top": TOP})
     env = dict(os.environ)
     if tools_path:
@@ -130,15 +131,14 @@ def tools_dir():
 def build(board, core, progress=None, **overrides):
     """Build one board/core; returns the report dict (also written as JSON)."""
     if board not in BOARDS:
-        from irqlab.bench import UnknownBoard
-        raise UnknownBoard(f"unknown board '{board}' (known: sim, {', '.join(BOARDS)})")
-    info = core_info(core)
-    if board == "ulx3s" and not info.open_flow:
+        raise unknown("board", board, ["sim"] + list(BOARDS))
+    row = row_info(core)
+    if board == "ulx3s" and not row.soc_config.open_flow:
         raise BoardBuildError(f"core '{core}' cannot go through the open ECP5 flow: yosys cannot read its "
                               f"SystemVerilog; build it for the Arty with Vivado")
     options = dict(BOARDS[board][2])
-    if (board, info.soc_core) in CLOCK_DEFAULTS:
-        options["sys_clk_freq"] = CLOCK_DEFAULTS[(board, info.soc_core)]
+    if (board, row.soc) in CLOCK_DEFAULTS:
+        options["sys_clk_freq"] = CLOCK_DEFAULTS[(board, row.soc)]
     options.update({k: v for k, v in overrides.items() if v is not None})
     _check_options(board, options)
     d = board_dir(board, core)
@@ -148,9 +148,8 @@ def build(board, core, progress=None, **overrides):
 
     step(f"{board}/{core}: generating the SoC for its software headers")
     _generate(board, core, d, options)
-    model = sim.Model(core, d, None, os.path.join(d, "software", "include"), os.path.join(d, "gateware"))
     step(f"{board}/{core}: building the firmware")
-    fw = sim.build_firmware(model, "bench")
+    fw = firmware.build(core, "bench", os.path.join(d, "software", "include"), os.path.join(d, "fw", f"{core}-bench-rom"))
 
     if board == "ulx3s":
         return _build_ulx3s(core, d, options, fw, step)
@@ -234,7 +233,7 @@ def _build_arty(core, d, options, fw, step):
             report.setdefault("to_build", {})[tc] = (
                 f"install {ARTY_INSTALL[tc]}, then run again (or run the build script in "
                 f"{report['projects'][tc]})")
-    if core_info(core).open_flow:
+    if row_info(core).soc_config.open_flow:
         step(f"arty/{core}: utilization estimate (yosys synth_xilinx; minutes)")
         report["estimate"] = xilinx_estimate(os.path.join(d, "vivado"))
     else:
@@ -358,8 +357,7 @@ PROGRAMMER_BOARDS = {"ulx3s": "ulx3s", "arty": "arty_a7_35t"}
 
 def load(board, core, bitstream=None, flash=False):
     if board not in PROGRAMMER_BOARDS:
-        from irqlab.bench import UnknownBoard
-        raise UnknownBoard(f"unknown board '{board}' for loading (known: {', '.join(PROGRAMMER_BOARDS)})")
+        raise unknown("board", board, PROGRAMMER_BOARDS)
     tool = shutil.which("openFPGALoader")
     if not tool:
         raise BoardBuildError("openFPGALoader not found: apt-get install openfpgaloader")

@@ -12,9 +12,13 @@ def _cores(text):
 
 
 def cmd_cores(args):
-    from irqlab.soc.cpus import CORES
-    for c in CORES.values():
-        print(f"{c.name:10} {c.description}")
+    """The benchmark rows: each a SoC (CPU, interrupt controller) plus a firmware build."""
+    from irqlab.rows import ROWS
+    print(f"{'row':11} {'SoC':9} {'CPU':18} {'interrupts':9} {'ABI':7} description")
+    for r in ROWS.values():
+        s = r.soc_config
+        cpu = f"{s.cpu_type}/{s.cpu_variant}"
+        print(f"{r.name:11} {s.name:9} {cpu:18} {s.irq_model:9}  {r.mabi:7} {r.description}")
 
 
 def cmd_bench(args):
@@ -29,13 +33,14 @@ def cmd_bench(args):
     if args.phases is not None:
         config["tp_phases"] = args.phases
     if args.only:
-        config["tests"] = {"latency": 1, "throughput": 2, "preempt": 4}[args.only]
+        from irqlab.host.benchmarks import BENCHMARKS
+        config["tests"] = BENCHMARKS[args.only].test_id
     from irqlab import paths
     from irqlab.bench import check_board
     check_board(args.board)
     if args.port:
         from irqlab.hwbench import bench_board
-        from irqlab.bench import BenchError
+        from irqlab.errors import BenchError
         cores = _cores(args.cores) or []
         if len(cores) != 1:
             raise BenchError("on a board, name the core of the loaded bitstream: --cores NAME")
@@ -43,7 +48,7 @@ def cmd_bench(args):
         results = bench_board(args.board, cores[0], args.port, config, out, Progress(), baudrate=args.baud)
     else:
         if args.board != "sim":
-            from irqlab.bench import BenchError
+            from irqlab.errors import BenchError
             raise BenchError(f"--board {args.board} needs --port (the board's serial device)")
         results = bench(_cores(args.cores), args.board, args.out, config, Progress())
         out = args.out or paths.RESULTS
@@ -77,7 +82,8 @@ def cmd_load(args):
 
 def cmd_run(args):
     from irqlab import sim
-    from irqlab.bench import BenchError, check_board
+    from irqlab.bench import check_board
+    from irqlab.errors import BenchError
     from irqlab.progress import Progress
     check_board(args.board)
     if args.board != "sim":
@@ -137,11 +143,16 @@ def cmd_analyze(args):
         print(f"warning: {p}", file=sys.stderr)
 
 
+def _benchmark_names():
+    from irqlab.host.benchmarks import BENCHMARKS
+    return list(BENCHMARKS)
+
+
 def parser():
     ap = argparse.ArgumentParser(prog="irqlab", description="Interrupt latency and throughput, measured to the cycle.")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
-    p = sub.add_parser("cores", help="list the cores a SoC can be built with")
+    p = sub.add_parser("cores", help="list the benchmark rows (core, interrupt controller, firmware build)")
     p.set_defaults(fn=cmd_cores)
 
     p = sub.add_parser("bench", help="build, run and report the benchmarks for every core")
@@ -151,7 +162,7 @@ def parser():
     p.add_argument("--interrupts", type=int, help="interrupts in the latency test (default 10000)")
     p.add_argument("--phases", type=int, help="stimulation phases in the throughput test (default 8)")
     p.add_argument("--seed", type=lambda s: int(s, 0), help="arrival-jitter seed")
-    p.add_argument("--only", choices=["latency", "throughput", "preempt"])
+    p.add_argument("--only", choices=_benchmark_names(), help="run one benchmark")
     p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
     p.add_argument("--baud", type=int, default=3_000_000)
     p.set_defaults(fn=cmd_bench)
@@ -206,11 +217,11 @@ def parser():
 
 
 def main(argv=None):
-    from irqlab.errors import USER_ERRORS
+    from irqlab.errors import UserError
     args = parser().parse_args(argv)
     try:
         rc = args.fn(args)
-    except USER_ERRORS as e:
+    except UserError as e:
         print(f"irqlab: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -5,6 +5,10 @@ installed pythondata-cpu-vexriscv version (whose Scala sources are compiled in
 place, never copied into the repository).
 
     python -m irqlab.corebuild clint        # prints the path of the .v
+    python -m irqlab.corebuild --list       # the variants cores/ defines
+
+The variants are defined once, in cores/src/main/scala/irqlab/Variants.scala;
+`variants()` asks the Maven build for them (cached like the Verilog).
 
 Environment: IRQLAB_MVN (the mvn command, default `mvn`), IRQLAB_M2_REPO
 (Maven's local repository, default ~/.m2/repository), IRQLAB_MVN_ARGS (extra
@@ -24,15 +28,13 @@ import sys
 import time
 
 from irqlab import paths
+from irqlab.errors import CoreBuildError, unknown
 
 CORES = os.path.join(paths.ROOT, "cores")
 HASH_INPUTS = ["pom.xml", "src"]          # relative to cores/
 PACKAGE = "pythondata-cpu-vexriscv"
-VARIANTS = ["clint", "clic"]                     # cores/src/main/scala/irqlab/Variants.scala
-
-
-class CoreBuildError(Exception):
-    pass
+LIST = "--list"                           # GenCore's argument that lists the variants
+KEEP_OLD_BUILDS = 2                       # older builds kept per variant (see _maven)
 
 
 def top_name(variant):
@@ -50,6 +52,11 @@ def vexriscv_src():
     if not os.path.isfile(os.path.join(d, "vexriscv", "VexRiscv.scala")):
         raise CoreBuildError(f"VexRiscv's Scala sources are not where expected: {d}")
     return d
+
+
+def sources_hash():
+    """A hash of everything the cores are made from (not of one variant)."""
+    return core_hash(LIST)
 
 
 def core_hash(variant):
@@ -116,6 +123,18 @@ def _mvn_command(variant, gen_out, maven_dir):
     return cmd + ["compile", "exec:exec"]
 
 
+def variants(out_dir=None, progress=None):
+    """The core variants cores/ defines, as the Maven build lists them
+    (GenCore --list), cached by the hash of the core sources."""
+    root = _root(out_dir)
+    listing = os.path.join(root, "variants", sources_hash(), "variants.txt")
+    if not os.path.isfile(listing):
+        _maven(LIST, "variants.txt", root, os.path.dirname(listing),
+               "core variants: asking the Maven build (compiles the core sources the first time)", progress)
+    with open(listing) as f:
+        return [line.strip() for line in f if line.strip()]
+
+
 def build_core(variant, out_dir=None, progress=None):
     """The Verilog file of core `variant` (top module IrqlabCore_<variant>),
     built with Maven unless the cached one is up to date.
@@ -123,27 +142,37 @@ def build_core(variant, out_dir=None, progress=None):
     Layout: <out_dir or build/cores>/<variant>/<hash>/IrqlabCore_<variant>.v
     (plus maven.log); Maven's own build directory is <...>/maven, shared by
     the variants (one Maven run at a time, under a lock)."""
-    if variant not in VARIANTS:
-        raise CoreBuildError(f"unknown core variant '{variant}' (known: {', '.join(VARIANTS)})")
     root = _root(out_dir)
     digest = core_hash(variant)
     final_dir = os.path.join(root, variant, digest)
     verilog = os.path.join(final_dir, top_name(variant) + ".v")
     if os.path.isfile(verilog):
         return verilog
+    known = variants(out_dir, progress)
+    if variant not in known:
+        raise unknown("core variant", variant, known)
+    return _maven(variant, top_name(variant) + ".v", root, final_dir,
+                  f"core {variant}: building with Maven/SpinalHDL (a few minutes the first time)", progress)
 
+
+def _maven(arg, product, root, final_dir, what, progress):
+    """Run GenCore with `arg` under the build lock into final_dir + '.partial',
+    which becomes final_dir only when `product` was written; returns the
+    product's final path. Older siblings of final_dir (stale hashes) go."""
     os.makedirs(root, exist_ok=True)
+    final = os.path.join(final_dir, product)
     with open(os.path.join(root, ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)      # one Maven run per build tree
-        if os.path.isfile(verilog):           # built while we waited
-            return verilog
+        if os.path.isfile(final):             # made while we waited
+            return final
         work = final_dir + ".partial"
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
         log_path = os.path.join(work, "maven.log")
-        cmd = _mvn_command(variant, work, os.path.join(root, "maven"))
+        out = os.path.join(work, product) if arg == LIST else work
+        cmd = _mvn_command(arg, out, os.path.join(root, "maven"))
         if progress:
-            progress.step(f"core {variant}: building with Maven/SpinalHDL (a few minutes the first time)")
+            progress.step(what)
         t0 = time.monotonic()
         with open(log_path, "w") as log:
             log.write("$ " + " ".join(shlex.quote(c) for c in cmd) + "\n")
@@ -151,32 +180,39 @@ def build_core(variant, out_dir=None, progress=None):
             r = subprocess.run(cmd, cwd=CORES, stdout=log, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL)
             log.write(f"\n# exit {r.returncode} after {time.monotonic() - t0:.1f}s\n")
-        produced = os.path.join(work, top_name(variant) + ".v")
+        produced = os.path.join(work, product)
         if r.returncode != 0 or not os.path.isfile(produced):
-            what = (f"Maven exited with {r.returncode}" if r.returncode
-                    else f"Maven succeeded but wrote no {os.path.basename(produced)}")
-            raise CoreBuildError(f"building core '{variant}' failed: {what} (log: {log_path}):\n  "
+            why = (f"Maven exited with {r.returncode}" if r.returncode
+                   else f"Maven succeeded but wrote no {product}")
+            raise CoreBuildError(f"{what.split(':')[0]} failed: {why} (log: {log_path}):\n  "
                                  + "\n  ".join(_tail(log_path)))
-        # Only a finished build gets the final name; older builds of the variant go.
-        vdir = os.path.dirname(final_dir)
-        for old in os.listdir(vdir):
-            p = os.path.join(vdir, old)
-            if old != digest and old != os.path.basename(work) and os.path.isdir(p):
-                shutil.rmtree(p, ignore_errors=True)
+        # Older builds go, but for the newest few: work trees of other
+        # checkouts sharing this cache keep theirs.
+        parent = os.path.dirname(final_dir)
+        others = [os.path.join(parent, o) for o in os.listdir(parent)
+                  if o not in (os.path.basename(final_dir), os.path.basename(work))]
+        others = sorted((p for p in others if os.path.isdir(p)), key=os.path.getmtime, reverse=True)
+        for p in others[KEEP_OLD_BUILDS:]:
+            shutil.rmtree(p, ignore_errors=True)
+        shutil.rmtree(final_dir, ignore_errors=True)
         os.replace(work, final_dir)
-    return verilog
+    return final
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m irqlab.corebuild",
                                  description="Build irqlab's own cores into Verilog (cached).")
-    ap.add_argument("variant", choices=VARIANTS)
+    ap.add_argument("variant", nargs="?", help="the variant to build")
+    ap.add_argument("--list", action="store_true", help="print the variants cores/ defines")
     ap.add_argument("--out-dir", help="build tree (default: build/cores)")
     args = ap.parse_args(argv)
+    if not args.list and not args.variant:
+        ap.error("name a variant, or --list")
     from irqlab.progress import Progress
     p = Progress()
     try:
-        path = build_core(args.variant, args.out_dir, progress=p)
+        path = ("\n".join(variants(args.out_dir, p)) if args.list
+                else build_core(args.variant, args.out_dir, progress=p))
     except CoreBuildError as e:
         p.done()
         print(f"error: {e}", file=sys.stderr)

@@ -1,13 +1,48 @@
-"""The errors that mean 'bad input or environment', reported in one line."""
+"""The errors that mean 'bad input or environment': the CLI reports each in
+one line and exits with status 2.
 
-from irqlab.bench import BenchError, UnknownBoard
-from irqlab.boardbuild import BoardBuildError
-from irqlab.corebuild import CoreBuildError
-from irqlab.fwimage import ImageError
-from irqlab.host.capture import CaptureError
-from irqlab.host.decode import TraceError
-from irqlab.sim import BuildError
-from irqlab.soc.cpus import UnknownCore
+A leaf module (no imports): every part of irqlab, the host package included,
+raises these without pulling in the rest, so `irqlab decode` and `irqlab
+analyze` need nothing but the host package.
+"""
 
-USER_ERRORS = (UnknownCore, UnknownBoard, CaptureError, TraceError, ImageError, BuildError, BenchError,
-               BoardBuildError, CoreBuildError)
+
+class UserError(Exception):
+    """Bad input or a missing tool: one line for the user, exit status 2."""
+
+
+class UnknownName(UserError, ValueError):
+    """A name (row, SoC, core variant, board, benchmark) not in its registry."""
+
+
+class CaptureError(UserError):
+    """A trace capture failed (port, socket, link)."""
+
+
+class TraceError(UserError):
+    """A trace file is corrupt, truncated or has gaps."""
+
+
+class ImageError(UserError):
+    """A firmware image or ELF cannot be loaded as asked."""
+
+
+class BuildError(UserError):
+    """Building the simulation model or a firmware failed."""
+
+
+class CoreBuildError(UserError):
+    """Building the project's own core (Maven/SpinalHDL) failed."""
+
+
+class BoardBuildError(UserError):
+    """A board build (FPGA flow) failed or cannot run."""
+
+
+class BenchError(UserError):
+    """A benchmark run failed or was asked for something impossible."""
+
+
+def unknown(what, name, known):
+    """The one-line error for a name missing from a registry."""
+    return UnknownName(f"unknown {what} '{name}' (known: {', '.join(known)})")

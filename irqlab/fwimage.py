@@ -1,49 +1,57 @@
-"""Firmware images: a built binary plus the run-time configuration block.
+"""Firmware images: a built binary plus its run-time configuration block.
 
-The firmware keeps `struct bench_config` (fw/common/include/irqlab.h) in the
-last 256 bytes of ROM; patching it here lets one build serve every run.
+Every irqlab application keeps its `struct irqlab_config` (trace/protocol.py:
+one layout per application, told apart by its magic) in the last
+CONFIG_FROM_END bytes of its code memory; patching it here lets one build
+serve every run.
 """
 
 import struct
+import zlib
 
-CONFIG_MAGIC = 0x69726C31
-CONFIG_FIELDS = ["magic", "tests", "lat_count", "lat_period", "lat_jitter", "seed",
-                 "tp_phases", "tp_high", "tp_low", "hist_shift", "flags"]
-FLAG_BOOT_WAIT = 1
-FLAG_TRACE_LEAN = 2
-CONFIG_SIZE_FROM_END = 256
+from irqlab.errors import ImageError
+from irqlab.host import protocol
 
 
-class ImageError(Exception):
-    pass
-
-
-def load_image(bin_path, rom_size):
+def load_image(bin_path, mem_size):
     """The image padded to its memory's size (ROM, or main RAM for loaded firmware)."""
-    with open(bin_path, "rb") as f:
-        data = bytearray(f.read())
-    if len(data) > rom_size:
-        raise ImageError(f"{bin_path}: {len(data)} bytes do not fit the {rom_size}-byte ROM")
-    data += bytes(rom_size - len(data))
-    off = rom_size - CONFIG_SIZE_FROM_END
-    if struct.unpack_from("<I", data, off)[0] != CONFIG_MAGIC:
-        raise ImageError(f"{bin_path}: no configuration block at 0x{off:x}")
+    try:
+        with open(bin_path, "rb") as f:
+            data = bytearray(f.read())
+    except OSError as e:
+        raise ImageError(f"cannot read '{bin_path}': {e.strerror}") from None
+    if len(data) > mem_size:
+        raise ImageError(f"{bin_path}: {len(data)} bytes do not fit the {mem_size}-byte memory")
+    data += bytes(mem_size - len(data))
+    config_block(data, mem_size, bin_path)
     return data
 
 
-def read_config(image, rom_size):
-    off = rom_size - CONFIG_SIZE_FROM_END
-    return dict(zip(CONFIG_FIELDS, struct.unpack_from(f"<{len(CONFIG_FIELDS)}I", image, off)))
+def config_block(image, mem_size, what="image"):
+    """The protocol.ConfigBlock the image carries."""
+    off = mem_size - protocol.CONFIG_FROM_END
+    magic = struct.unpack_from("<I", image, off)[0]
+    block = protocol.config_by_magic(magic)
+    if block is None:
+        raise ImageError(f"{what}: no irqlab configuration block at 0x{off:x}")
+    return block
 
 
-def patch_config(image, rom_size, **values):
-    cfg = read_config(image, rom_size)
+def read_config(image, mem_size):
+    block = config_block(image, mem_size)
+    names = block.names
+    return dict(zip(names, struct.unpack_from(f"<{len(names)}I", image, mem_size - protocol.CONFIG_FROM_END)))
+
+
+def patch_config(image, mem_size, **values):
+    block = config_block(image, mem_size)
+    cfg = read_config(image, mem_size)
     for k, v in values.items():
         if k not in cfg or k == "magic":
-            raise ImageError(f"unknown firmware setting '{k}'")
+            raise ImageError(f"unknown setting '{k}' of firmware '{block.app}' "
+                             f"(known: {', '.join(n for n in block.names if n != 'magic')})")
         cfg[k] = int(v) & 0xFFFFFFFF
-    struct.pack_into(f"<{len(CONFIG_FIELDS)}I", image, rom_size - CONFIG_SIZE_FROM_END,
-                     *[cfg[k] for k in CONFIG_FIELDS])
+    struct.pack_into(f"<{len(cfg)}I", image, mem_size - protocol.CONFIG_FROM_END, *[cfg[k] for k in block.names])
     return cfg
 
 
@@ -54,7 +62,6 @@ def to_readmemh(image):
 
 
 def crc32(data):
-    import zlib
     return zlib.crc32(bytes(data)) & 0xFFFFFFFF
 
 

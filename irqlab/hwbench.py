@@ -9,15 +9,18 @@ does the simulator's.
 
 import os
 
-from irqlab import boardbuild, fwimage, paths, sim
-from irqlab.bench import BenchError, core_results, new_results, write_outputs
+from irqlab import boardbuild, firmware, fwimage, paths
+from irqlab.bench import new_results, row_results, write_outputs
+from irqlab.errors import BenchError
+from irqlab.host import protocol
 from irqlab.host.capture import capture
-from irqlab.soc.soc import MAIN_RAM_SIZE
+from irqlab.host.decode import check as check_trace
+from irqlab.rows import row as row_info
 
 # A UART carries ~300 kB/s at 3 Mbaud: lean tracing (A, B and the phase
 # envelope only) and arrivals far enough apart that the link keeps up. The
 # on-chip statistics stay exact whatever the link does.
-BOARD_DEFAULTS = {"lat_period": 20000, "lat_jitter": 0xFF, "flags": fwimage.FLAG_TRACE_LEAN}
+BOARD_DEFAULTS = {"lat_period": 20000, "lat_jitter": 0xFF, "flags": protocol.FLAG_TRACE_LEAN}
 
 
 def bench_board(board, core, port, config=None, out_dir=None, progress=None, baudrate=3_000_000,
@@ -28,12 +31,13 @@ def bench_board(board, core, port, config=None, out_dir=None, progress=None, bau
     if not os.path.isdir(include):
         raise BenchError(f"no {board} build for core '{core}': run `irqlab build --board {board} --core {core}` "
                          f"and load its bitstream first")
-    model = sim.Model(core, d, None, include, None)
+    ram_size = row_info(core).soc_config.main_ram_size
     if progress:
         progress.step(f"{board}/{core}: building the firmware for main RAM")
-    fw = sim.build_firmware(model, "bench", layout="ram")
-    image = sim.load_image(model, fw, size=MAIN_RAM_SIZE, **{**BOARD_DEFAULTS, **(config or {})})
-    fw_config = fwimage.read_config(image, MAIN_RAM_SIZE)
+    fw = firmware.build(core, "bench", include, os.path.join(d, "fw", f"{core}-bench-ram"), layout="ram")
+    image = fwimage.load_image(fw, ram_size)
+    fwimage.patch_config(image, ram_size, **{**BOARD_DEFAULTS, **(config or {})})
+    fw_config = fwimage.read_config(image, ram_size)
     clock_hz = _board_clock(report_path, board)
 
     out_dir = out_dir or os.path.join(paths.RESULTS, board)
@@ -41,14 +45,16 @@ def bench_board(board, core, port, config=None, out_dir=None, progress=None, bau
     trace_path = os.path.join(out_dir, f"trace-{core}.bin")
     if progress:
         progress.step(f"{board}/{core}: loading the firmware over {port} and capturing the trace")
-    stats = capture(port, trace_path, baudrate=baudrate, max_seconds=max_seconds,
+    records = []
+    stats = capture(port, trace_path, baudrate=baudrate, max_seconds=max_seconds, records=records,
                     send=fwimage.load_frame(image), until_console="irqlab: exit",
                     on_progress=(lambda st: progress.update(f"{st.records} records")) if progress else None)
     if "irqlab: exit 0" not in stats.console:
         raise BenchError(f"{board}/{core}: the firmware did not finish (console so far: "
                          f"{stats.console[-300:]!r}); is the bitstream loaded and the port right?")
     results = new_results(board, clock_hz)
-    results["cores"][core] = core_results(core, trace_path, clock_hz, fw_config, out_dir)
+    check_trace(records, stats, trace_path)
+    results["cores"][core] = row_results(core, records, stats, trace_path, clock_hz, fw_config, out_dir)
     results["config"] = results["cores"][core].pop("firmware_config")
     write_outputs(results, out_dir)
     return results

@@ -4,6 +4,7 @@ captured through the host tool's own capture path."""
 
 import hashlib
 import importlib.metadata
+import json
 import os
 import shutil
 import socket
@@ -11,39 +12,54 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from irqlab import paths, fwimage, corebuild
+from irqlab import paths, fwimage, corebuild, firmware
+from irqlab.errors import BuildError
 from irqlab.host import capture as cap
-from irqlab.soc.cpus import core_info
-from irqlab.soc.soc import ROM_SIZE
-from irqlab.soc.irqlab_core import CPU_TYPE as OWN_CPU_TYPE
+from irqlab.host.decode import check as check_trace
+from irqlab.rows import row as row_info
 
 TOP = "irqlab_sim"
-MODEL_INPUTS = ["soc", os.path.join("boards", "sim"), os.path.join("trace", "record.py")]
+MODEL_INPUTS = ["soc", os.path.join("boards", "sim"), os.path.join("trace", "record.py"),
+                os.path.join("trace", "protocol.py"), os.path.join("irqlab", "errors.py")]
 PACKAGES = ["litex", "migen", "pythondata-cpu-vexriscv", "pythondata-cpu-cv32e40p"]
-
-
-class BuildError(Exception):
-    pass
 
 
 @dataclass
 class Model:
-    core: str
+    """A built simulation model of one SoC, as used by one row."""
+    row: str
+    soc: str
     dir: str
     binary: str
     include: str
     gateware: str
+    facts: dict = field(default_factory=dict)   # the SoC's facts (soc/soc.py facts(), soc.json)
+
+    def gen_irq(self, line=0):
+        """The interrupt input (CLIC source) of generator line `line`."""
+        return self.facts["irq"]["claims"]["gen"]["first"] + line
+
+    @property
+    def b_symbol(self):
+        """The row's B symbol for generator line 0's interrupt."""
+        return row_info(self.row).b_symbol_for(self.gen_irq(0))
+
+    @property
+    def rom_size(self):
+        return self.facts["memory"]["rom"]
 
 
-def _model_hash(core):
-    info = core_info(core)
-    h = hashlib.sha256(info.soc_core.encode())
-    if info.litex_type == OWN_CPU_TYPE:
+def _model_hash(soc):
+    """Everything the model of SoC `soc` is made from."""
+    from irqlab.soc.configs import soc_config
+    cfg = soc_config(soc)
+    h = hashlib.sha256(soc.encode())
+    if cfg.own_core:
         # The project's own core: its Verilog is made from cores/ (and the
         # installed VexRiscv sources), all of which corebuild's hash covers.
-        h.update(f"core={info.litex_variant}:{corebuild.core_hash(info.litex_variant)}".encode())
+        h.update(f"core={cfg.core_variant}:{corebuild.core_hash(cfg.core_variant)}".encode())
     for rel in MODEL_INPUTS:
         top = os.path.join(paths.ROOT, rel)
         files = [top] if os.path.isfile(top) else sorted(
@@ -61,56 +77,50 @@ def _model_hash(core):
     return h.hexdigest()[:16]
 
 
-def _run_logged(cmd, log_path, what, **kw):
-    with open(log_path, "w") as log:
-        r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, **kw)
-    if r.returncode != 0:
-        with open(log_path) as log:
-            tail = log.read().strip().splitlines()[-15:]
-        raise BuildError(f"{what} failed (log: {log_path}):\n  " + "\n  ".join(tail))
-
-
-def ensure_model(core, progress=None):
-    """The Verilator model of the SoC with `core`, built unless up to date
-    (rows that share a SoC share its model; Model.core is the row)."""
-    soc = core_info(core).soc_core   # unknown core -> UnknownCore
+def ensure_model(row, progress=None):
+    """The Verilator model of the row's SoC, built unless up to date (rows
+    that share a SoC share its model; Model.row is the row)."""
+    r = row_info(row)
+    soc = r.soc
     d = paths.sim_dir(soc)
     gw = os.path.join(d, "gateware")
-    model = Model(core, d, os.path.join(gw, "obj_dir", "V" + TOP),
+    model = Model(row, soc, d, os.path.join(gw, "obj_dir", "V" + TOP),
                   os.path.join(d, "software", "include"), gw)
     stamp = os.path.join(d, "stamp")
-    want = _model_hash(core)
-    if os.path.exists(model.binary) and os.path.exists(stamp) and open(stamp).read() == want:
-        return model
+    want = _model_hash(soc)
+    if not (os.path.exists(model.binary) and os.path.exists(stamp) and open(stamp).read() == want):
+        _build_model(r.soc_config, d, want, progress)
+    with open(os.path.join(d, "soc.json")) as f:
+        model.facts = json.load(f)
+    return model
+
+
+def _build_model(cfg, d, stamp_value, progress):
+    soc = cfg.name
+    verilog = corebuild.build_core(cfg.core_variant, progress=progress) if cfg.own_core else ""
     if os.path.exists(d):
         shutil.rmtree(d)
     os.makedirs(d)
     if progress:
         progress.step(f"{soc}: generating the SoC (LiteX)")
-    _run_logged([sys.executable, "-c",
-                 "import sys; from irqlab.boards.sim import target; target.generate(sys.argv[1], sys.argv[2])",
-                 soc, d], os.path.join(d, "generate.log"), f"SoC generation for {soc}")
+    firmware.run_logged([sys.executable, "-c",
+                         "import sys; from irqlab.boards.sim import target; "
+                         "target.generate(sys.argv[1], sys.argv[2], sys.argv[3] or None)",
+                         soc, d, verilog], os.path.join(d, "generate.log"), f"SoC generation for {soc}")
     if progress:
         progress.step(f"{soc}: compiling the Verilator model (a few minutes the first time)")
-    _run_logged([sys.executable, "-c",
-                 "import sys; from irqlab.boards.sim import target; target.compile(sys.argv[1])", d],
-                os.path.join(d, "verilator-build.log"), f"Verilator build for {soc}")
-    with open(stamp, "w") as f:
-        f.write(want)
-    return model
+    firmware.run_logged([sys.executable, "-c",
+                         "import sys; from irqlab.boards.sim import target; target.compile(sys.argv[1])", d],
+                        os.path.join(d, "verilator-build.log"), f"Verilator build for {soc}")
+    with open(os.path.join(d, "stamp"), "w") as f:
+        f.write(stamp_value)
 
 
 def build_firmware(model, app="bench", progress=None, layout="rom"):
-    """Build firmware against the model's headers; layout 'ram' links it for
-    main RAM (loaded over the serial link by the ROM's boot code)."""
-    info = core_info(model.core)
-    out = os.path.join(model.dir, "fw", f"{model.core}-{app}-{layout}")
-    os.makedirs(out, exist_ok=True)
-    cpuflags = f"-march={info.march} -misa-spec=2.2 -mabi={info.mabi} {info.fw_flags}".strip()
-    _run_logged(["make", "-C", paths.FW, f"APP={app}", f"INC={model.include}", f"CORE={info.entry}",
-                 f"CPUFLAGS={cpuflags}", f"OUT={out}", f"LAYOUT={layout}"],
-                os.path.join(out, "build.log"), f"firmware '{app}' for {model.core}")
-    return os.path.join(out, app + ".bin")
+    """Build fw/<app> for the model's row against its headers; layout 'ram'
+    links it for main RAM (loaded over the serial link by the ROM's boot code)."""
+    out = os.path.join(model.dir, "fw", f"{model.row}-{app}-{layout}")
+    return firmware.build(model.row, app, model.include, out, layout)
 
 
 def free_port():
@@ -126,13 +136,19 @@ class RunResult:
     trace_path: str
     capture_stats: object
     sim_log: str
+    records: list = field(default_factory=list)   # decoded while capturing
+
+    def trace(self, allow_problems=False):
+        """(records, stats) as read_trace gives them, without decoding again."""
+        check_trace(self.records, self.capture_stats, self.trace_path, allow_problems)
+        return self.records, self.capture_stats
 
 
 def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progress=None, label=None,
         console_in=None, probe_pc=None):
     """Run the model with a ROM image; the trace is captured over the
     simulator's socket with the host's capture code and written to trace_path."""
-    label = label or model.core
+    label = label or model.row
     rundir = tempfile.mkdtemp(prefix="irqlab-run-")
     try:
         for f in os.listdir(model.gateware):
@@ -155,6 +171,7 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
         with open(log_path, "w") as log:
             proc = subprocess.Popen(cmd, cwd=rundir, stdout=subprocess.DEVNULL, stderr=log)
         result = {}
+        records = []
 
         def on_progress(st):
             if progress:
@@ -163,7 +180,8 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
         def do_capture():
             try:
                 result["stats"] = cap.capture(f"socket://127.0.0.1:{port}", trace_path,
-                                              on_progress=on_progress, connect_timeout=30)
+                                              on_progress=on_progress, connect_timeout=30,
+                                              records=records)
             except BaseException as e:   # reported after the simulator ends
                 result["error"] = e
 
@@ -181,12 +199,15 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
             console = f.read()
         with open(log_path) as f:
             sim_log = f.read()
-        return RunResult(code, console, trace_path, result["stats"], sim_log)
+        return RunResult(code, console, trace_path, result["stats"], sim_log, records)
     finally:
         shutil.rmtree(rundir, ignore_errors=True)
 
 
-def load_image(model, bin_path, size=ROM_SIZE, **config):
+def load_image(model, bin_path, size=None, **config):
+    """The image padded to its memory (default: the model's ROM), with its
+    configuration block patched."""
+    size = size or model.rom_size
     image = fwimage.load_image(bin_path, size)
     if config:
         fwimage.patch_config(image, size, **config)

@@ -232,6 +232,8 @@ class CLIC(Module):
                   for i in range(n_sources)]
         self.submodules.arbiter = _Arbiter(leaves, ctl_bits, register_after)
         best = self.arbiter.best
+        # Cycles from a pending bit to the outputs (the host's CLIC model uses it).
+        self.output_delay = 1 + self.arbiter.stages
         best_shv, best_id, best_valid = best[0], best[1:1 + id_w], best[-1]
         best_ctl8 = _ctl8(best[1 + id_w:1 + id_w + ctl_bits], ctl_bits)
 

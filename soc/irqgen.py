@@ -25,7 +25,11 @@ from migen.genlib.fsm import FSM, NextState, NextValue
 
 from litex.soc.interconnect.csr import AutoCSR, CSRStorage, CSRStatus, CSR
 
-MODE_OFF, MODE_SINGLE, MODE_PERIODIC, MODE_BURST, MODE_LEVEL = range(5)
+from irqlab.host.protocol import GEN_MODES
+
+# The mode values are the firmware's too (trace/protocol.py generates its header).
+MODE_OFF, MODE_SINGLE, MODE_PERIODIC, MODE_BURST, MODE_LEVEL = (
+    GEN_MODES[m] for m in ("OFF", "SINGLE", "PERIODIC", "BURST", "LEVEL"))
 
 
 class LFSR32(Module):

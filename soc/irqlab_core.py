@@ -1,5 +1,9 @@
 """LiteX CPU wrapper for irqlab's own cores (cores/, built by irqlab.corebuild).
 
+The wrapper builds nothing: the SoC hands it the core's Verilog with
+`attach(verilog, clic_sources)` (the board target or the simulation driver
+runs corebuild first), so generating the gateware never runs Maven.
+
 The cores keep the port names of LiteX's stock VexRiscv (Wishbone iBus/dBus,
 externalInterruptArray with the mask/pending CSRs 0xBC0/0xFC0,
 timerInterrupt, softwareInterrupt, externalResetVector) and add the retire
@@ -17,18 +21,18 @@ from litex.soc.interconnect import wishbone
 from litex.soc.cores import cpu as litex_cpu
 from litex.soc.cores.cpu import CPU, CPU_GCC_TRIPLE_RISCV32
 
-from irqlab import corebuild
+from irqlab.soc.configs import OWN_CPU_TYPE as CPU_TYPE
 from irqlab.soc.tracer import RetirePort
 
-CPU_TYPE = "irqlab"
 
-GCC_FLAGS = {
-    "clint": "-march=rv32i2p0_m -mabi=ilp32",
-    "clic": "-march=rv32i2p0_m -mabi=ilp32",
-}
-# Cores with the CLIC interface: the SoC puts soc/clic.py in front of them.
-CLIC_VARIANTS = {"clic"}
-CLIC_SOURCES = 64
+class _AnyVariant:
+    """LiteX checks `variant in cpu.variants`; the variants are cores/'s
+    (Variants.scala), checked by irqlab.corebuild when the Verilog is built."""
+    def __contains__(self, variant):
+        return True
+
+    def __iter__(self):
+        return iter(())
 
 
 class IrqlabCore(CPU):
@@ -36,7 +40,7 @@ class IrqlabCore(CPU):
     family               = "riscv"
     name                 = CPU_TYPE
     human_name           = "irqlab core"
-    variants             = corebuild.VARIANTS
+    variants             = _AnyVariant()
     data_width           = 32
     endianness           = "little"
     gcc_triple           = CPU_GCC_TRIPLE_RISCV32
@@ -55,19 +59,18 @@ class IrqlabCore(CPU):
             "csr":      0xf000_0000,
         }
 
-    @property
-    def gcc_flags(self):
-        return GCC_FLAGS.get(self.variant, "-march=rv32i2p0_m -mabi=ilp32") + " -D__irqlab_core__"
+    # Only for LiteX's software headers; irqlab's firmware build (irqlab/firmware.py)
+    # takes -march/-mabi from the row.
+    gcc_flags = "-march=rv32i2p0_m -mabi=ilp32"
 
     def __init__(self, platform, variant="clint"):
         self.platform   = platform
         self.variant    = variant
         self.human_name = f"irqlab core ({variant})"
         self.reset      = Signal()
-        self.has_clic   = variant in CLIC_VARIANTS
-        # The interrupt lines LiteX's IRQ manager drives; for the CLIC variant
-        # they are the CLIC's sources (the SoC connects them, soc/soc.py).
-        self.interrupt  = Signal(CLIC_SOURCES if self.has_clic else 32)
+        # The interrupt lines LiteX's IRQ manager drives (attach() widens them
+        # to the CLIC's sources when the SoC puts a CLIC in front of the core).
+        self.interrupt  = Signal(32)
         self.retire     = RetirePort()
         # CLIC request (in) and claim (out), wired by the SoC to soc/clic.py.
         self.clic_valid    = Signal()
@@ -76,30 +79,40 @@ class IrqlabCore(CPU):
         self.clic_shv      = Signal()
         self.clic_claim    = Signal()
         self.clic_claim_id = Signal(12)
-        self.ibus       = ibus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
-        self.dbus       = dbus = wishbone.Interface(data_width=32, address_width=32, addressing="word")
-        self.periph_buses = [ibus, dbus]
+        self.ibus       = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+        self.dbus       = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+        self.periph_buses = [self.ibus, self.dbus]
         self.memory_buses = []
+        self.verilog    = None
+        self.clic_sources = 0
 
-        # Built (or found in the cache) now, so a failing core build stops the
-        # SoC generation with corebuild's message.
-        self.verilog = corebuild.build_core(variant)
-        self.top = corebuild.top_name(variant)
+    def attach(self, verilog, clic_sources=0):
+        """The core's Verilog (irqlab.corebuild.build_core) and, for a core
+        with the CLIC interface, the number of CLIC sources."""
+        self.verilog = verilog
+        self.clic_sources = clic_sources
+        if clic_sources:
+            self.interrupt = Signal(clic_sources)
 
-        r = self.retire
-        self.cpu_params = dict(
-            i_clk                    = ClockSignal("sys"),
-            i_reset                  = ResetSignal("sys") | self.reset,
+    def set_reset_address(self, reset_address):
+        self.reset_address = reset_address
 
-
+    def do_finalize(self):
+        assert hasattr(self, "reset_address")
+        assert self.verilog, "the SoC must attach() the core's Verilog"
+        r, ibus, dbus = self.retire, self.ibus, self.dbus
+        params = dict(
+            i_clk                 = ClockSignal("sys"),
+            i_reset               = ResetSignal("sys") | self.reset,
+            i_externalResetVector = Signal(32, reset=self.reset_address),
             o_retire_valid = r.valid,
             o_retire_pc    = r.pc,
             o_retire_trap  = r.trap,
             o_retire_cause = r.cause,
             o_retire_mret  = r.mret,
         )
-        if self.has_clic:
-            self.cpu_params.update(
+        if self.clic_sources:
+            params.update(
                 i_clic_valid   = self.clic_valid,
                 i_clic_id      = self.clic_id,
                 i_clic_level   = self.clic_level,
@@ -108,13 +121,13 @@ class IrqlabCore(CPU):
                 o_clic_claimId = self.clic_claim_id,
             )
         else:
-            self.cpu_params.update(
+            params.update(
                 i_externalInterruptArray = self.interrupt,
                 i_timerInterrupt         = 0,
                 i_softwareInterrupt      = 0,
             )
         for prefix, bus in (("iBusWishbone", ibus), ("dBusWishbone", dbus)):
-            self.cpu_params.update({
+            params.update({
                 f"o_{prefix}_ADR":      bus.adr,
                 f"o_{prefix}_DAT_MOSI": bus.dat_w,
                 f"o_{prefix}_SEL":      bus.sel,
@@ -127,15 +140,8 @@ class IrqlabCore(CPU):
                 f"i_{prefix}_ACK":      bus.ack,
                 f"i_{prefix}_ERR":      bus.err,
             })
-
-    def set_reset_address(self, reset_address):
-        self.reset_address = reset_address
-        self.cpu_params.update(i_externalResetVector=Signal(32, reset=reset_address))
-
-    def do_finalize(self):
-        assert hasattr(self, "reset_address")
         self.platform.add_source(self.verilog)
-        self.specials += Instance(self.top, **self.cpu_params)
+        self.specials += Instance(f"IrqlabCore_{self.variant}", **params)
 
 
 def register():

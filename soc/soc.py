@@ -1,16 +1,20 @@
 """The irqlab reference SoC: core + interrupt generator + trace unit + machine timer.
 
-Board targets (boards/) give it a platform and a clock. In simulation the
-console and the trace have a stream each (the harness serves both); on a board
-(`serial_pads`) they share the one serial link: console bytes travel inside
-the trace as CONSOLE records, and the link's receive side feeds the console.
+Board targets (boards/) give it a platform, a clock and the SoC configuration
+(soc/configs.py); the own core's Verilog is built beforehand
+(irqlab.corebuild) and handed in. In simulation the console and the trace
+have a stream each (the harness serves both); on a board (`serial_pads`) they
+share the one serial link: console bytes travel inside the trace as CONSOLE
+records, and the link's receive side feeds the console.
 
-Interrupt inputs of the core (the same for every core):
-    0..6   LiteX peripherals (UART)
-    7      machine timer
+The SoC grows by `add_<thing>()`; each peripheral with an interrupt claims
+its lines from the interrupt map (soc/irqmap.py), which exports them to the
+firmware (IRQLAB_IRQ_<NAME>) and to the host (`facts()`, written beside the
+headers as soc.json). Today's map (core interrupt inputs, or CLIC sources):
+    0..6   LiteX's own peripherals (the UART)
+    7      machine timer (the number of RISC-V's machine timer cause)
     8..15  interrupt generator lines 0..7
-With the CLIC (core `clic`) these are the CLIC's source IDs (0..63, the
-rest unused), the CLIC's registers at CLIC_BASE.
+    16..   free (IRQLAB_IRQ_FIRST_FREE)
 """
 
 from migen import *
@@ -19,88 +23,93 @@ from litex.soc.integration.soc_core import SoCCore
 from litex.soc.integration.soc import SoCRegion
 from litex.soc.cores.uart import UART, RS232PHY
 
+from irqlab.errors import BuildError
 from irqlab.host import record as rec
-from irqlab.soc.cpus import core_info
+from irqlab.soc.configs import soc_config
 from irqlab.soc import irqlab_core  # noqa: F401  registers the project's own core with LiteX
+from irqlab.soc.irqmap import IrqMap
 from irqlab.soc.irqgen import InterruptGenerator
 from irqlab.soc.tracer import TraceUnit
 from irqlab.soc.mtimer import MachineTimer
 from irqlab.soc.clic import CLIC
 
-GEN_IRQ_BASE = 8
+LITEX_IRQS = range(0, 7)   # LiteX's IRQ manager places its peripherals here
 MTIMER_IRQ = 7
 STIM_BASE = 0x90000000
 CLIC_BASE = 0xA0000000
-ROM_SIZE = 0x8000
-SRAM_SIZE = 0x4000
-MAIN_RAM_SIZE = 0x8000   # firmware loaded over the serial link runs here
+CLIC_REGISTER_AFTER = 3    # a register inside the CLIC's tree: 39 MHz on the ECP5 without it
 
 
 class IrqlabSoC(SoCCore):
-    def __init__(self, platform, core="vexriscv", sys_clk_freq=100e6, rom_init=None,
-                 serial_pads=None, baudrate=3_000_000, **kwargs):
-        info = core_info(core)
+    def __init__(self, platform, soc="vexriscv", sys_clk_freq=100e6, core_verilog=None, rom_init=None,
+                 serial_pads=None, baudrate=3_000_000, traced_lines=rec.N_HW_LINES, **kwargs):
+        cfg = soc_config(soc)
+        mem = cfg.memory_map
         if serial_pads is not None:
             kwargs["with_uart"] = False
-        self.core_info = info
+        self.soc_config = cfg
         SoCCore.__init__(self, platform, sys_clk_freq,
-            ident=f"irqlab SoC ({core})",
-            cpu_type=info.litex_type, cpu_variant=info.litex_variant,
-            integrated_rom_size=ROM_SIZE,
+            ident=f"irqlab SoC ({soc})",
+            cpu_type=cfg.cpu_type, cpu_variant=cfg.cpu_variant,
+            integrated_rom_size=mem["rom"],
             # A full-size ROM image makes the RTL load it with $readmemh, so a
             # simulation can swap firmware without rebuilding.
-            integrated_rom_init=rom_init if rom_init is not None else [0] * (ROM_SIZE // 4),
-            integrated_sram_size=SRAM_SIZE,
-            integrated_main_ram_size=MAIN_RAM_SIZE,
+            integrated_rom_init=rom_init if rom_init is not None else [0] * (mem["rom"] // 4),
+            integrated_sram_size=mem["sram"],
+            integrated_main_ram_size=mem["main_ram"],
             with_timer=False,
             bus_interconnect="crossbar",   # instruction fetches and data accesses in parallel
             **kwargs)
+        if cfg.own_core:
+            if core_verilog is None:
+                raise BuildError(f"SoC '{soc}': the own core's Verilog must be built first (irqlab.corebuild)")
+            self.cpu.attach(core_verilog, cfg.clic_sources)
+        self.irqmap = IrqMap(len(self.cpu.interrupt), reserved=LITEX_IRQS)
 
         if serial_pads is not None:
-            self.serial_phy = RS232PHY(serial_pads, sys_clk_freq, baudrate)
-            self.uart = UART(tx_fifo_depth=64, rx_fifo_depth=64)
-            self.irq.add("uart", use_loc_if_exists=True)
+            self.add_serial_link(serial_pads, baudrate)
+        self.add_tracer(traced_lines)
+        self.add_mtimer()
+        self.add_irqgen()
+        if cfg.clic_sources:
+            self.add_clic()
+        self.add_constant("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES)
 
-        self.irqgen = InterruptGenerator(rec.N_GEN_LINES)
-        self.tracer = TraceUnit(with_retire=info.retire)
-        self.mtimer = MachineTimer()
-        if info.retire:
+    # ------------------------------------------------------------ the parts
+
+    def add_serial_link(self, pads, baudrate):
+        """Boards: one UART carries the trace out and the console/boot input in."""
+        self.serial_phy = RS232PHY(pads, self.sys_clk_freq, baudrate)
+        self.uart = UART(tx_fifo_depth=64, rx_fifo_depth=64)
+        self.irq.add("uart", use_loc_if_exists=True)
+        self.serial_pads = pads
+
+    def add_tracer(self, traced_lines):
+        """The trace unit: the generator lines, their phase envelopes and as many
+        of the core's interrupt inputs as `traced_lines` leaves room for."""
+        assert rec.HW_CPU_IRQ < traced_lines <= rec.N_HW_LINES
+        self.tracer = TraceUnit(n_hw=traced_lines, with_retire=self.soc_config.retire_port)
+        if self.soc_config.retire_port:
             r, c = self.tracer.retire, self.cpu.retire
             self.comb += [r.valid.eq(c.valid), r.pc.eq(c.pc), r.trap.eq(c.trap),
                           r.cause.eq(c.cause), r.mret.eq(c.mret)]
+        self.bus.add_slave("stim", self.tracer.bus, SoCRegion(origin=STIM_BASE, size=0x400, cached=False))
+        self.add_constant("IRQLAB_STIM_BASE", STIM_BASE)
+        self.traced_cpu_irqs = min(traced_lines - rec.HW_CPU_IRQ, len(self.cpu.interrupt))
 
-        irq = self.cpu.interrupt
-        assert len(irq) >= GEN_IRQ_BASE + rec.N_GEN_LINES
-        if info.clic:
-            self.add_clic(irq)
-        self.comb += irq[MTIMER_IRQ].eq(self.mtimer.irq)
-        for i in range(rec.N_GEN_LINES):
-            self.comb += irq[GEN_IRQ_BASE + i].eq(self.irqgen.lines[i])
+    def add_mtimer(self):
+        self.mtimer = MachineTimer()
+        self.comb += self.cpu.interrupt[self.irqmap.claim("mtimer", at=MTIMER_IRQ)].eq(self.mtimer.irq)
 
-        hw = self.tracer.hw_lines
-        self.comb += [
-            hw[rec.HW_GEN_LINE:rec.HW_GEN_LINE + rec.N_GEN_LINES].eq(self.irqgen.lines),
-            hw[rec.HW_GEN_PHASE:rec.HW_GEN_PHASE + rec.N_GEN_LINES].eq(self.irqgen.phases),
-            hw[rec.HW_CPU_IRQ:rec.HW_CPU_IRQ + 16].eq(irq[:16]),
-        ]
-        if serial_pads is not None:
-            self.comb += [
-                self.serial_phy.source.connect(self.uart.sink),
-                self.uart.source.connect(self.tracer.console),
-                self.tracer.source.connect(self.serial_phy.sink),
-            ]
-        self.bus.add_slave("stim", self.tracer.bus,
-            SoCRegion(origin=STIM_BASE, size=0x400, cached=False))
+    def add_irqgen(self):
+        self.irqgen = InterruptGenerator(rec.N_GEN_LINES)
+        first = self.irqmap.claim("gen", rec.N_GEN_LINES)
+        self.comb += self.cpu.interrupt[first:first + rec.N_GEN_LINES].eq(self.irqgen.lines)
 
-        for name, value in [("IRQLAB_GEN_IRQ_BASE", GEN_IRQ_BASE), ("IRQLAB_MTIMER_IRQ", MTIMER_IRQ),
-                            ("IRQLAB_STIM_BASE", STIM_BASE), ("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES),
-                            ("IRQLAB_CORE_" + core.upper(), 1)]:
-            self.add_constant(name, value)
-
-    def add_clic(self, sources):
+    def add_clic(self):
         """The CLIC between the interrupt lines and the core (soc/clic.py)."""
-        # A register inside the arbitration tree: 39 MHz on the ECP5 without it.
-        self.clic = clic = CLIC(n_sources=len(sources), register_after=3)
+        sources = self.cpu.interrupt
+        self.clic = clic = CLIC(n_sources=len(sources), register_after=CLIC_REGISTER_AFTER)
         cpu = self.cpu
         self.comb += [
             clic.sources.eq(sources),
@@ -120,8 +129,47 @@ class IrqlabSoC(SoCCore):
         # off the CPU bus's critical path (one more cycle per CSR access).
         SoCCore.add_csr_bridge(self, name, origin, register=True)
 
+    # ------------------------------------------------------------ finishing
+
+    def _wire_trace_lines(self):
+        hw, irq, n = self.tracer.hw_lines, self.cpu.interrupt, self.traced_cpu_irqs
+        self.comb += [
+            hw[rec.HW_GEN_LINE:rec.HW_GEN_LINE + rec.N_GEN_LINES].eq(self.irqgen.lines),
+            hw[rec.HW_GEN_PHASE:rec.HW_GEN_PHASE + rec.N_GEN_LINES].eq(self.irqgen.phases),
+            hw[rec.HW_CPU_IRQ:rec.HW_CPU_IRQ + n].eq(irq[:n]),
+        ]
+        if hasattr(self, "serial_pads"):
+            self.comb += [
+                self.serial_phy.source.connect(self.uart.sink),
+                self.uart.source.connect(self.tracer.console),
+                self.tracer.source.connect(self.serial_phy.sink),
+            ]
+
+    def facts(self):
+        """What the host and the tests may rely on, as built (soc.json)."""
+        cfg = self.soc_config
+        f = {
+            "soc": cfg.name,
+            "cpu_type": cfg.cpu_type,
+            "cpu_variant": cfg.cpu_variant,
+            "memory": dict(cfg.memory_map),
+            "irq": self.irqmap.facts(),
+            "trace": {"hw_lines": len(self.tracer.hw_lines), "gen_line": rec.HW_GEN_LINE,
+                      "gen_phase": rec.HW_GEN_PHASE, "cpu_irq": rec.HW_CPU_IRQ,
+                      "cpu_irqs_traced": self.traced_cpu_irqs, "retire_port": cfg.retire_port},
+            "clic": None,
+        }
+        if cfg.clic_sources:
+            f["clic"] = {"base": CLIC_BASE, "sources": cfg.clic_sources,
+                         "register_after": CLIC_REGISTER_AFTER,
+                         "output_delay": self.clic.output_delay}
+        return f
+
     def do_finalize(self):
+        self._wire_trace_lines()
+        for name, value in self.irqmap.constants().items():
+            self.add_constant(name, value)
         SoCCore.do_finalize(self)
         for name, loc in self.irq.locs.items():
-            if loc >= MTIMER_IRQ:
-                raise RuntimeError(f"LiteX put IRQ '{name}' on line {loc}, which irqlab reserves")
+            if loc not in LITEX_IRQS:
+                raise BuildError(f"LiteX put IRQ '{name}' on line {loc}, which irqlab's interrupt map owns")

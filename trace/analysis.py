@@ -18,17 +18,9 @@ two measurements of the same latency can be compared.
 from dataclasses import dataclass, field
 
 from irqlab.host import record as rec
+from irqlab.host.benchmarks import BENCHMARKS, test_name
+from irqlab.host.protocol import CH_HANDLER_ENTRY, CH_TEST_BEGIN, CH_TEST_END, CH_STATS, STATS_WORDS
 from irqlab.host.stats import summarize
-
-# Software event channels (fw/common/include/irqlab.h).
-CH_HANDLER_ENTRY = 1
-CH_TEST_BEGIN = 0x10
-CH_TEST_END = 0x11
-CH_STATS = 0xF0
-TEST_LATENCY = 1
-TEST_THROUGHPUT = 2
-TEST_PREEMPT = 4
-TEST_NAMES = {TEST_LATENCY: "latency", TEST_THROUGHPUT: "throughput", TEST_PREEMPT: "preempt"}
 
 
 @dataclass
@@ -91,27 +83,24 @@ def _attach_onchip(evs, tests):
     by_test = {}
     current, pending_bin = None, None
     for e in evs:
-        if e.kind != "sw" or not CH_STATS <= e.index <= CH_STATS + 7:
+        if e.kind != "sw" or not CH_STATS <= e.index < CH_STATS + len(STATS_WORDS):
             continue
-        k = e.index - CH_STATS
-        if k == 0:
+        word = STATS_WORDS[e.index - CH_STATS]
+        if word == "test":
             current = by_test.setdefault(e.data, {"hist": {}})
         elif current is None:
             continue
-        elif k == 1:
-            current["count"] = e.data
-        elif k == 2:
+        elif word == "sum_lo":
             current["sum"] = e.data
-        elif k == 3:
+        elif word == "sum_hi":
             current["sum"] |= e.data << 32
-        elif k == 4:
-            current["min"] = e.data
-        elif k == 5:
-            current["max"] = e.data
-        elif k == 6:
+        elif word == "bin":
             pending_bin = e.data
-        elif k == 7 and pending_bin is not None:
-            current["hist"][pending_bin] = e.data
+        elif word == "bin_count":
+            if pending_bin is not None:
+                current["hist"][pending_bin] = e.data
+        else:
+            current[word] = e.data
     for t in tests:
         t.onchip = by_test.get(t.test, {})
 
@@ -187,7 +176,7 @@ def analyze(records, clock_hz, hist_shift=1):
     result = {"tests": {}}
     markers = set()
     for w in split_tests(evs):
-        name = TEST_NAMES.get(w.test, f"test{w.test}")
+        name = test_name(w.test)
         marker = b_marker(w)
         markers.add(marker)
         lat, merged = latencies(w, marker=marker)
@@ -201,7 +190,7 @@ def analyze(records, clock_hz, hist_shift=1):
         if lat and oc.get("count"):
             entry["onchip_agrees"] = (oc["count"] == len(lat) and oc["min"] == min(lat)
                                       and oc["max"] == max(lat) and oc["sum"] == sum(lat))
-        if w.test == TEST_THROUGHPUT:
+        if name in BENCHMARKS and BENCHMARKS[name].kind == "throughput":
             phases = throughput(w, marker=B_SW_EVENT)
             rates = [n * clock_hz / cycles for cycles, n in phases if cycles]
             per_irq = [cycles / n for cycles, n in phases if n]

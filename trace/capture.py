@@ -11,12 +11,9 @@ import socket
 import time
 from urllib.parse import urlparse
 
+from irqlab.errors import CaptureError
 from irqlab.host.decode import Decoder
 from irqlab.host.record import TYPE_CONSOLE
-
-
-class CaptureError(Exception):
-    pass
 
 
 class _SocketStream:
@@ -81,12 +78,15 @@ def open_stream(url, baudrate=3_000_000, connect_timeout=10.0):
 
 
 def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None,
-            baudrate=3_000_000, connect_timeout=10.0, send=None, until_console=None, on_console=None):
+            baudrate=3_000_000, connect_timeout=10.0, send=None, until_console=None, on_console=None,
+            records=None):
     """Read until the peer closes (simulator), `idle_timeout` seconds without
     data, `max_seconds`, or (boards) until the console text carried in the
     trace contains `until_console` (then 0.5 s more to drain). `send` is
     written to the link first (e.g. a firmware load frame). Returns the live
-    decoder's statistics; its console text is in .console."""
+    decoder's statistics; its console text is in .console. Given a list as
+    `records`, the decoded records are appended to it, so the caller need
+    not decode the file again."""
     stream = open_stream(url, baudrate, connect_timeout)
     decoder = Decoder()
     console = []
@@ -104,7 +104,10 @@ def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None
                     break
                 if data:
                     f.write(data)
-                    for r in decoder.feed(data):
+                    decoded = decoder.feed(data)
+                    if records is not None:
+                        records.extend(decoded)
+                    for r in decoded:
                         if r.type == TYPE_CONSOLE:
                             ch = chr(r.payload & 0xFF)
                             console.append(ch)

@@ -7,6 +7,7 @@ sequence numbers show missing, records the trace unit reported as dropped
 
 from dataclasses import dataclass, field
 
+from irqlab.errors import TraceError
 from irqlab.host import record as rec
 
 _CRC_TABLE = [rec.crc8(bytes([i])) for i in range(256)]
@@ -127,10 +128,6 @@ def decode_bytes(data):
     return records, d.stats
 
 
-class TraceError(Exception):
-    pass
-
-
 def read_trace(path, allow_problems=False):
     """Decode a trace file; a file with any gap or corruption raises TraceError
     unless allow_problems is set."""
@@ -142,8 +139,13 @@ def read_trace(path, allow_problems=False):
     if not data:
         raise TraceError(f"trace '{path}' is empty")
     records, stats = decode_bytes(data)
+    check(records, stats, path, allow_problems)
+    return records, stats
+
+
+def check(records, stats, path, allow_problems=False):
+    """The errors read_trace raises, for records decoded elsewhere (a capture)."""
     if not records:
-        raise TraceError(f"trace '{path}' holds no valid record ({len(data)} bytes)")
+        raise TraceError(f"trace '{path}' holds no valid record ({stats.bytes} bytes)")
     if not allow_problems and not stats.intact:
         raise TraceError(f"trace '{path}': " + "; ".join(stats.problems()))
-    return records, stats

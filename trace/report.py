@@ -5,39 +5,34 @@ import json
 import os
 import tempfile
 
-COLUMNS = [
-    ("core", 10), ("B marker", 9), ("irqs", 6), ("min", 5), ("median", 6), ("p99", 5),
-    ("max", 5), ("jitter", 6), ("median ns", 9), ("b2b cyc", 7), ("kIRQ/s", 7),
-    ("preempt med", 11), ("preempt max", 11), ("drops", 5), ("on-chip", 7),
-]
+from irqlab.host.benchmarks import BENCHMARKS, Column
+
+
+def _onchip(r):
+    agrees = [t.get("onchip_agrees") for t in r["tests"].values() if "onchip_agrees" in t]
+    return "equal" if agrees and all(agrees) else ("DIFFER" if agrees else "-")
+
+
+# (column, benchmark whose results entry it reads, or None for the row's own)
+_HEAD = [(Column("core", 10, None), None), (Column("B marker", 9, lambda r: r.get("b_marker_short", "?")), None)]
+_TAIL = [(Column("drops", 5, lambda r: r.get("trace", {}).get("hw_dropped", 0)), None),
+         (Column("on-chip", 7, _onchip), None)]
+COLUMNS = _HEAD + [(c, b.name) for b in BENCHMARKS.values() for c in b.columns] + _TAIL
 
 
 def _row(core, r):
-    lat = r["tests"].get("latency", {})
-    tp = r["tests"].get("throughput", {})
-    s = lat.get("latency", {})
-    cpi = tp.get("cycles_per_irq", {})
-    rate = tp.get("throughput_hz", {})
-    pre = r["tests"].get("preempt", {}).get("latency", {})
-    agrees = [t.get("onchip_agrees") for t in r["tests"].values() if "onchip_agrees" in t]
-    return [
-        core, r.get("b_marker_short", "?"), s.get("count", 0), s.get("min", "-"), s.get("median", "-"),
-        s.get("p99", "-"), s.get("max", "-"), s.get("jitter", "-"),
-        f"{s['ns']['median']:.0f}" if "ns" in s else "-",
-        f"{cpi['median']:.1f}" if cpi.get("count") else "-",
-        f"{rate['median'] / 1e3:.0f}" if rate.get("count") else "-",
-        pre.get("median", "-"), pre.get("max", "-"),
-        r.get("trace", {}).get("hw_dropped", 0),
-        "equal" if agrees and all(agrees) else ("DIFFER" if agrees else "-"),
-    ]
+    cells = [core]
+    for col, bench in COLUMNS[1:]:
+        cells.append(col.cell(r["tests"].get(bench, {}) if bench else r))
+    return cells
 
 
 def table(results):
     """The per-core table as text; latency columns are cycles."""
-    lines = ["  ".join(name.rjust(w) for name, w in COLUMNS)]
-    lines.append("  ".join("-" * w for _, w in COLUMNS))
+    lines = ["  ".join(c.header.rjust(c.width) for c, _ in COLUMNS)]
+    lines.append("  ".join("-" * c.width for c, _ in COLUMNS))
     for core, r in results["cores"].items():
-        lines.append("  ".join(str(v).rjust(w) for v, (_, w) in zip(_row(core, r), COLUMNS)))
+        lines.append("  ".join(str(v).rjust(c.width) for v, (c, _) in zip(_row(core, r), COLUMNS)))
     return "\n".join(lines)
 
 

@@ -1,11 +1,12 @@
 """Simulation target: the reference SoC under Verilator with irqlab's own harness.
 
-`generate(core, out_dir)` writes the Verilog, the software headers and a
-source list; `compile(out_dir)` builds the Verilator model with
+`generate(soc, out_dir, core_verilog)` writes the Verilog, the software
+headers, the SoC's facts (soc.json) and a source list; `compile(out_dir)` builds the Verilator model with
 boards/sim/harness.cpp. The harness streams the trace to a TCP socket or a
 file, prints the console, and logs the RTL probes (see harness.cpp).
 """
 
+import json
 import os
 import subprocess
 
@@ -41,10 +42,11 @@ _io = [
 
 
 class SimSoC(IrqlabSoC):
-    def __init__(self, core):
+    def __init__(self, soc, core_verilog=None):
         platform = SimPlatform("SIM", _io)
         self.crg = CRG(platform.request("sys_clk"), platform.request("sys_rst"))
-        IrqlabSoC.__init__(self, platform, core=core, sys_clk_freq=SYS_CLK_FREQ, uart_name="sim")
+        IrqlabSoC.__init__(self, platform, soc=soc, sys_clk_freq=SYS_CLK_FREQ, core_verilog=core_verilog,
+                           uart_name="sim")
         self.simctrl = SimControl(platform.request("simctrl"))
         pads = platform.request("trace")
         t = self.tracer
@@ -59,10 +61,10 @@ class SimSoC(IrqlabSoC):
         ]
 
 
-def generate(core, out_dir):
-    """Verilog + headers + sources.f for one core; returns the SoC."""
+def generate(soc_name, out_dir, core_verilog=None):
+    """Verilog + headers + soc.json + sources.f for one SoC; returns the SoC."""
     os.makedirs(out_dir, exist_ok=True)
-    soc = SimSoC(core)
+    soc = SimSoC(soc_name, core_verilog)
     builder = Builder(soc, output_dir=out_dir, compile_software=False, compile_gateware=False,
                       csr_csv=os.path.join(out_dir, "csr.csv"))
     builder.build(build_name=TOP, build=False, run=False)
@@ -78,6 +80,8 @@ def generate(core, out_dir):
         v.write(TOP + ".v")
     finally:
         os.chdir(cwd)
+    with open(os.path.join(out_dir, "soc.json"), "w") as f:
+        json.dump(soc.facts(), f, indent=1)
     with open(os.path.join(gw, "sources.f"), "w") as f:
         for path in platform.verilog_include_paths:
             f.write(f"+incdir+{path}\n")

@@ -2,7 +2,7 @@
  * line 0. What is measured comes from the trace unit; the firmware only sets
  * the stage, marks handler entry on a stimulus port, and acknowledges.
  *
- * Latency:    LEVEL requests with a random gap (bench_config.lat_*); the
+ * Latency:    LEVEL requests with a random gap (irqlab_config.lat_*); the
  *             handler marks entry (B) and acknowledges. A = generator edge.
  * Throughput: LEVEL line held for a stimulation phase, then a pause; each
  *             acknowledge raises the next request at once, so handler
@@ -15,13 +15,12 @@
 #include "irqlab.h"
 
 #define LINE 0
-#define IRQ (IRQLAB_GEN_IRQ_BASE + LINE)
+#define IRQ IRQLAB_IRQ_GEN_0
 
 static volatile uint32_t handled;
 
-/* The C handler of generator line 0 (core input 8), behind the core's usual entry code. */
-_Static_assert(IRQ == 8, "generator line 0 is expected on core interrupt input 8");
-void irq_handler_8(void) {
+/* The C handler of generator line 0, behind the core's usual entry code. */
+void IRQ_HANDLER(IRQ)(void) {
     stim(CH_HANDLER_ENTRY, handled);
 #ifdef CSR_HANDLER_GPIO_BASE
     handler_gpio_out_write(1);   /* boards: a logic analyzer's view of handler entry */
@@ -33,37 +32,23 @@ void irq_handler_8(void) {
 #endif
 }
 
-#if defined(IRQLAB_CORE_CLIC)
-#define HAS_LEVELS 1
+#if IRQLAB_HAS_IRQ_LEVELS
 #define PREEMPT_LINE 1
-#define PREEMPT_IRQ (IRQLAB_GEN_IRQ_BASE + PREEMPT_LINE)
+#define PREEMPT_IRQ IRQLAB_IRQ_GEN_1
 #define LEVEL_LOW 0x40
 #define LEVEL_HIGH 0xC0
 static uint32_t background_work(uint32_t x);
 
 /* The running lower-level handler of the preemption test. */
-_Static_assert(PREEMPT_IRQ == 9, "generator line 1 is expected on interrupt input 9");
-void irq_handler_9(void) {
+void IRQ_HANDLER(PREEMPT_IRQ)(void) {
     gen_ack(1u << PREEMPT_LINE);
-#if IRQLAB_CLIC_SHV
-    /* Hardware-vectored entry: keep what a nested trap overwrites, then
-     * allow nesting (the mnxti trampoline does both itself). */
-    uint32_t epc, cause;
-    __asm__ volatile("csrr %0, mepc" : "=r"(epc));
-    __asm__ volatile("csrr %0, mcause" : "=r"(cause));
-    irq_global_enable();
-#endif
+    struct irq_nest nest;
+    irq_nest_begin(&nest);                 /* let line 0's higher level in */
     uint32_t x = 1;
     while (gen_running() & (1u << LINE))   /* until line 0's last request */
         x = background_work(x);
-#if IRQLAB_CLIC_SHV
-    irq_global_disable();
-    __asm__ volatile("csrw mcause, %0" ::"r"(cause));
-    __asm__ volatile("csrw mepc, %0" ::"r"(epc));
-#endif
+    irq_nest_end(&nest);
 }
-#else
-#define HAS_LEVELS 0
 #endif
 
 /* Work the core does while waiting: loads, stores, multiplies and branches,
@@ -78,24 +63,10 @@ static uint32_t background_work(uint32_t x) {
     return x;
 }
 
-/* Latency-statistics selectors (soc/latstats.py): class in [7:6], index in [5:0]. */
-#define SEL_HW_RISE(line) ((0u << 6) | (line))
-#define SEL_SW(ch) ((2u << 6) | (ch))
-#define SEL_PC_MATCH(k) ((3u << 6) | (k))
-
-/* The first handler instruction with the caller-saved context stored: the
- * common entry (trap.S), line 0's own vector (CLIC, hardware vectoring) or
- * the CLIC trampoline (non-vectored, entry_clic.S). */
-#if defined(IRQLAB_CORE_CLIC) && IRQLAB_CLIC_SHV
-extern char irq_context_saved_8[];
-#define BENCH_CONTEXT_SAVED irq_context_saved_8
-#elif defined(IRQLAB_CORE_CLIC)
-extern char clic_context_saved[];
-#define BENCH_CONTEXT_SAVED clic_context_saved
-#else
-extern char irq_context_saved[];
-#define BENCH_CONTEXT_SAVED irq_context_saved
-#endif
+/* The first handler instruction with the caller-saved context stored, on
+ * the way to line 0's handler: the row's B symbol (irqlab/rows.py). */
+extern char IRQLAB_B_SYMBOL(IRQ)[];
+#define BENCH_CONTEXT_SAVED IRQLAB_B_SYMBOL(IRQ)
 
 /* B = a PC match on irq_context_saved where the core drives the trace unit's
  * retire port (comparator 0), else the handler's software event. The software
@@ -113,7 +84,7 @@ static void stats_setup(void) {
     /* A = rising edge of generator line 0, B = see b_setup(). */
     tracer_stats0_start_sel_write(SEL_HW_RISE(0));
     tracer_stats0_stop_sel_write(b_is_pc_match() ? SEL_PC_MATCH(0) : SEL_SW(CH_HANDLER_ENTRY));
-    tracer_stats0_hist_shift_write(bench_config.hist_shift);
+    tracer_stats0_hist_shift_write(irqlab_config.hist_shift);
     tracer_stats0_hist_offset_write(0);
     tracer_stats0_clear_write(1);
     for (volatile int i = 0; i < 80; i++)
@@ -123,6 +94,7 @@ static void stats_setup(void) {
 /* Dump the on-chip statistics into the trace, so the host can compare them
  * with what it computed from the event stream. */
 static void report_stats(uint32_t test) {
+    /* The words of trace/protocol.py STATS_WORDS, in order. */
     stim(CH_STATS + 0, test);
     stim(CH_STATS + 1, tracer_stats0_count_read());
     uint64_t sum = tracer_stats0_sum_read();
@@ -164,13 +136,15 @@ static uint32_t run_pattern(uint32_t test, const struct gen_pattern *p, uint32_t
     return x;
 }
 
-#if HAS_LEVELS
-static void run_preempt(const volatile struct bench_config *c) {
+#if IRQLAB_HAS_IRQ_LEVELS
+static void run_preempt(const volatile struct irqlab_config *c) {
     uint32_t n = c->lat_count / 4 ? c->lat_count / 4 : 1;
     console_printf("preempt: %u interrupts at level 0x%x into a level-0x%x handler\n",
                    n, LEVEL_HIGH, LEVEL_LOW);
-    clic_setup(IRQ, CLIC_TRIG_LEVEL, LEVEL_HIGH);
-    clic_setup(PREEMPT_IRQ, CLIC_TRIG_LEVEL, LEVEL_LOW);
+    irq_configure(IRQ, IRQ_TRIG_LEVEL, LEVEL_HIGH);
+    irq_configure(PREEMPT_IRQ, IRQ_TRIG_LEVEL, LEVEL_LOW);
+    irq_enable(IRQ);
+    irq_enable(PREEMPT_IRQ);
     struct gen_pattern low = {
         .mode = GEN_LEVEL, .delay = 20, .high = 1, .low = 1, .count = 1, .burst = 1,
     };
@@ -196,7 +170,7 @@ static void run_preempt(const volatile struct bench_config *c) {
 #endif
 
 int main(void) {
-    const volatile struct bench_config *c = &bench_config;
+    const volatile struct irqlab_config *c = &irqlab_config;
     console_printf("irqlab bench firmware on %s\n", CONFIG_CPU_HUMAN_NAME);
     irq_init();
     irq_enable(IRQ);
@@ -230,7 +204,7 @@ int main(void) {
         run_pattern(TEST_THROUGHPUT, &p, 0);
         console_printf("  handled %u interrupts\n", handled);
     }
-#if HAS_LEVELS
+#if IRQLAB_HAS_IRQ_LEVELS
     if (c->tests & TEST_PREEMPT)
         run_preempt(c);
 #endif

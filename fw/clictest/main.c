@@ -15,9 +15,9 @@
  * the console, line by line, per test. A test that does not apply to a build
  * prints "T<name>: skip (<why>)", and its expectation for that build says so.
  *
- * Both builds (entry_clic.S): IRQLAB_CLIC_SHV=1 ("clic": every source
+ * Both builds (fw/common/irq/clic/entry.S): IRQLAB_HW_VECTORING=1 ("clic": every source
  * hardware-vectored through the pointer table; handlers run with MIE=0) and
- * IRQLAB_CLIC_SHV=0 ("clic-nv": mtvec -> the mnxti trampoline; handlers run
+ * IRQLAB_HW_VECTORING=0 ("clic-nv": mtvec -> the mnxti trampoline; handlers run
  * with MIE=1, so a higher level preempts them at once).
  *
  * Conventions: levels are printed in hex without 0x; an interrupt handler's
@@ -31,20 +31,16 @@
  * 102, and a failed internal sanity check of this program 103.
  */
 #include "irqlab.h"
+#include "clic.h"
 
-#define STR_(x) #x
-#define CSRR(csr) ({ uint32_t v_; __asm__ volatile("csrr %0, " STR_(csr) : "=r"(v_) :: "memory"); v_; })
-#define CSRW(csr, v) __asm__ volatile("csrw " STR_(csr) ", %0" :: "r"((uint32_t)(v)) : "memory")
 
-#define MTVT 0x307
-#define MNXTI 0x345
-#define MINTSTATUS 0x346
-#define MINTTHRESH 0x347
-#define MSTATUS_MIE 8u
-#define MSTATUS_MPIE 0x80u
+#define MTVT CSR_MTVT
+#define MNXTI CSR_MNXTI
+#define MINTSTATUS CSR_MINTSTATUS
+#define MINTTHRESH CSR_MINTTHRESH
 
-#define SHV IRQLAB_CLIC_SHV
-#define GEN_SRC(line) (IRQLAB_GEN_IRQ_BASE + (line))
+#define SHV IRQLAB_HW_VECTORING
+#define GEN_SRC(line) (IRQLAB_IRQ_GEN + (line))
 
 static inline unsigned mil(void) { return CSRR(MINTSTATUS) >> 24; }
 static inline unsigned mie_bit(void) { return (CSRR(mstatus) & MSTATUS_MIE) ? 1 : 0; }
@@ -207,9 +203,9 @@ H(24) H(25) H(26) H(27) H(28) H(29) H(30) H(31)
  * (checked). */
 static void reset(void) {
     irq_global_disable();
-    for (unsigned i = IRQLAB_GEN_IRQ_BASE; i < IRQLAB_CLIC_SOURCES; i++) {
+    for (unsigned i = IRQLAB_IRQ_GEN; i < IRQLAB_CLIC_SOURCES; i++) {
         CLIC_INTIE(i) = 0;
-        CLIC_INTATTR(i) = CLIC_TRIG_EDGE << 1;
+        CLIC_INTATTR(i) = IRQ_TRIG_EDGE << 1;
         CLIC_INTIP(i) = 0;
         CLIC_INTATTR(i) = 0;
         CLIC_INTCTL(i) = 0;
@@ -285,7 +281,7 @@ static void t_csrs(void) {
 /* expect: Tarb8: 19(mil=90) 17(mil=90) 18(mil=60) 16(mil=30) 20(mil=10) */
 static void t_arb8(void) {
     static const uint8_t lvl[] = {0x30, 0x90, 0x60, 0x90, 0x10};
-    for (unsigned i = 0; i < 5; i++) src_b(16 + i, CLIC_TRIG_EDGE, lvl[i]);
+    for (unsigned i = 0; i < 5; i++) src_b(16 + i, IRQ_TRIG_EDGE, lvl[i]);
     for (unsigned i = 0; i < 5; i++) pend(16 + i);
     open_window();
     console_printf("Tarb8: ");
@@ -300,7 +296,7 @@ static void t_arb8(void) {
 static void t_arb2(void) {
     static const uint8_t ctl[] = {0x40, 0x50, 0x48, 0x80, 0x50, 0x00};
     CLIC_CFG = 2u << 1;
-    for (unsigned i = 0; i < 6; i++) src_b(16 + i, CLIC_TRIG_EDGE, ctl[i]);
+    for (unsigned i = 0; i < 6; i++) src_b(16 + i, IRQ_TRIG_EDGE, ctl[i]);
     for (unsigned i = 0; i < 6; i++) pend(16 + i);
     open_window();
     console_printf("Tarb2: ");
@@ -314,9 +310,9 @@ static void t_arb2(void) {
 /* expect: Tprio: 16(mil=7f) 18(mil=ff) /16(mil=7f) 17(mil=7f) */
 static void t_prio(void) {
     CLIC_CFG = 2u << 1;
-    src_b(16, CLIC_TRIG_EDGE, 0x40);
-    src_b(17, CLIC_TRIG_EDGE, 0x7f);
-    src_b(18, CLIC_TRIG_EDGE, 0xc0);
+    src_b(16, IRQ_TRIG_EDGE, 0x40);
+    src_b(17, IRQ_TRIG_EDGE, 0x7f);
+    src_b(18, IRQ_TRIG_EDGE, 0xc0);
     act_pend[16] = (1ull << 17) | (1ull << 18);
     act_nest[16] = 1;
     pend(16);
@@ -331,8 +327,8 @@ static void t_prio(void) {
 /* expect: Tthresh: th=40: 19 18 ip16,17=1,1 | th=3f: 17 | th=0: 16 | th=ff: - ip20=1 | th=fe: 20 | read=fe */
 static void t_thresh(void) {
     static const uint8_t lvl[] = {0x10, 0x40, 0x80, 0xc0};
-    for (unsigned i = 0; i < 4; i++) src_b(16 + i, CLIC_TRIG_EDGE, lvl[i]);
-    src_b(20, CLIC_TRIG_EDGE, 0xff);
+    for (unsigned i = 0; i < 4; i++) src_b(16 + i, IRQ_TRIG_EDGE, lvl[i]);
+    src_b(20, IRQ_TRIG_EDGE, 0xff);
     for (unsigned i = 0; i < 4; i++) pend(16 + i);
     console_printf("Tthresh:");
     CSRW(MINTTHRESH, 0x40);
@@ -371,13 +367,13 @@ static void t_thresh(void) {
  * mcause.mpil = the interrupted level; mil is back to 0 in main. */
 /* expect: Tnest: 20(mil=20,mpil=0) 22(mil=40,mpil=20) 25(mil=60,mpil=40) 26(mil=80,mpil=60) 27(mil=a0,mpil=80) /26(mil=80) /25(mil=60) /22(mil=40) 23(mil=40,mpil=20) 24(mil=30,mpil=20) /20(mil=20) main(mil=0) */
 static void t_nest(void) {
-    src_b(20, CLIC_TRIG_EDGE, 0x20);
-    src_b(22, CLIC_TRIG_EDGE, 0x40);
-    src_b(23, CLIC_TRIG_EDGE, 0x40);
-    src_b(24, CLIC_TRIG_EDGE, 0x30);
-    src_b(25, CLIC_TRIG_EDGE, 0x60);
-    src_b(26, CLIC_TRIG_EDGE, 0x80);
-    src_b(27, CLIC_TRIG_EDGE, 0xa0);
+    src_b(20, IRQ_TRIG_EDGE, 0x20);
+    src_b(22, IRQ_TRIG_EDGE, 0x40);
+    src_b(23, IRQ_TRIG_EDGE, 0x40);
+    src_b(24, IRQ_TRIG_EDGE, 0x30);
+    src_b(25, IRQ_TRIG_EDGE, 0x60);
+    src_b(26, IRQ_TRIG_EDGE, 0x80);
+    src_b(27, IRQ_TRIG_EDGE, 0xa0);
     act_pend[20] = 1ull << 22;
     act_pend[22] = (1ull << 23) | (1ull << 24) | (1ull << 25);
     act_pend[25] = 1ull << 26;
@@ -400,8 +396,8 @@ static void t_nest(void) {
 /* expect[clic]: Tmie: 16(mil=40,mie=0) /16(mil=40) 17(mil=80,mie=0) */
 /* expect[clic-nv]: Tmie: 16(mil=40,mie=1) 17(mil=80,mie=1) /16(mil=40) */
 static void t_mie(void) {
-    src_b(16, CLIC_TRIG_EDGE, 0x40);
-    src_b(17, CLIC_TRIG_EDGE, 0x80);
+    src_b(16, IRQ_TRIG_EDGE, 0x40);
+    src_b(17, IRQ_TRIG_EDGE, 0x80);
     act_pend[16] = 1ull << 17;
     pend(16);
     open_window();
@@ -419,7 +415,7 @@ static void t_mie(void) {
  *  level-low 18 (input 0, i.e. asserted): pending reads 1, writing 0 ignored. */
 /* expect: Tpend: edge: ip=0 set=1 clr=0 runs=0 | pend: runs=1 ip=0 | latched: ip=1 runs=0 then runs=1 | level: set=0 runs=0 | levlow: ip=1 clr=1 */
 static void t_pend(void) {
-    src(16, CLIC_TRIG_EDGE, 0x80, SHV, 0);
+    src(16, IRQ_TRIG_EDGE, 0x80, SHV, 0);
     unsigned ip0 = CLIC_INTIP(16);
     CLIC_INTIP(16) = 1;
     unsigned ip1 = CLIC_INTIP(16);
@@ -435,7 +431,7 @@ static void t_pend(void) {
     irq_global_disable();
     console_printf(" | pend: runs=%u ip=%u", hits[16], CLIC_INTIP(16));
 
-    src(19, CLIC_TRIG_EDGE, 0x80, SHV, 0);
+    src(19, IRQ_TRIG_EDGE, 0x80, SHV, 0);
     irq_global_enable();
     pend(19);
     settle();
@@ -446,13 +442,13 @@ static void t_pend(void) {
     irq_global_disable();
     console_printf(" | latched: ip=%u runs=%u then runs=%u", ip19, runs19, hits[19]);
 
-    src_b(17, CLIC_TRIG_LEVEL, 0x80);
+    src_b(17, IRQ_TRIG_LEVEL, 0x80);
     CLIC_INTIP(17) = 1;
     unsigned ip17 = CLIC_INTIP(17);
     open_window();
     console_printf(" | level: set=%u runs=%u", ip17, hits[17]);
 
-    src(18, CLIC_TRIG_LEVEL_LOW, 0x80, SHV, 0);
+    src(18, IRQ_TRIG_LEVEL_LOW, 0x80, SHV, 0);
     unsigned ip18a = CLIC_INTIP(18);
     CLIC_INTIP(18) = 0;
     unsigned ip18b = CLIC_INTIP(18);
@@ -466,10 +462,10 @@ static void t_pend(void) {
  * else it would be taken again at once). */
 /* expect: Tclaim: 16(ip=0) 17(ip=1) runs16=1 runs17=1 ip17=1 */
 static void t_claim(void) {
-    src_b(16, CLIC_TRIG_EDGE, 0x80);
+    src_b(16, IRQ_TRIG_EDGE, 0x80);
     pend(16);
     open_window();
-    src(17, CLIC_TRIG_LEVEL_LOW, 0x80, SHV, 0);
+    src(17, IRQ_TRIG_LEVEL_LOW, 0x80, SHV, 0);
     act_self_disable[17] = 1;
     CLIC_INTIE(17) = 1;
     clic_sync(17);
@@ -492,7 +488,7 @@ void irq_handler_32(void) {
 }
 static void t_vec(void) {
 #if SHV
-    src(32, CLIC_TRIG_EDGE, 0x80, 1, 1);
+    src(32, IRQ_TRIG_EDGE, 0x80, 1, 1);
     pend(32);
     open_window();
     if (nev != 1) fail("Tvec: handler 32 did not run once");
@@ -522,7 +518,7 @@ __attribute__((interrupt("machine"), aligned(64))) void nvtrap_entry(void) {
 static void t_nvtrap(void) {
     uint32_t old = CSRR(mtvec);
     CSRW(mtvec, (uint32_t)nvtrap_entry);
-    src(16, CLIC_TRIG_EDGE, 0x50, 0, 1);
+    src(16, IRQ_TRIG_EDGE, 0x50, 0, 1);
     pend(16);
     open_window();
     CSRW(mtvec, old);
@@ -561,8 +557,8 @@ static void mret_here(uint32_t cause) {
 }
 static void t_nxti(void) {
     uint32_t p, st, l, c, p2;
-    src(16, CLIC_TRIG_EDGE, 0x40, 0, 1);
-    src(17, CLIC_TRIG_EDGE, 0x80, 0, 1);
+    src(16, IRQ_TRIG_EDGE, 0x40, 0, 1);
+    src(17, IRQ_TRIG_EDGE, 0x80, 0, 1);
     CSRW(mcause, 0);
     pend(16);
     pend(17);
@@ -599,7 +595,7 @@ static void t_nxti(void) {
     CSRW(MINTTHRESH, 0x3f);
     uint32_t t2 = nxti_peek();
     CSRW(MINTTHRESH, 0);
-    src(18, CLIC_TRIG_EDGE, 0xc0, 1, 1);
+    src(18, IRQ_TRIG_EDGE, 0xc0, 1, 1);
     pend(18);
     uint32_t s1 = nxti_peek();
     CLIC_INTIE(18) = 0;
@@ -687,7 +683,7 @@ static void do_ecall(void) {
     CSRW(mcause, cause);
 }
 static void t_ecall(void) {
-    src_b(16, CLIC_TRIG_EDGE, 0x50);
+    src_b(16, IRQ_TRIG_EDGE, 0x50);
     act_ecall[16] = 1;
     pend(16);
     open_window();
@@ -723,7 +719,7 @@ static void wait_gen_idle(unsigned line) {
 static void t_gen(void) {
     console_printf("Tgen:");
     /* rise */
-    src_b(GEN_SRC(0), CLIC_TRIG_EDGE, 0x80);
+    src_b(GEN_SRC(0), IRQ_TRIG_EDGE, 0x80);
     act_gen_line[GEN_SRC(0)] = 1;
     irq_global_enable();
     pulse(0, 400);
@@ -734,7 +730,7 @@ static void t_gen(void) {
     /* fall */
     nev = 0;
     gen_running_at_entry = 9;
-    src_b(GEN_SRC(1), CLIC_TRIG_EDGE_FALLING, 0x80);
+    src_b(GEN_SRC(1), IRQ_TRIG_EDGE_FALLING, 0x80);
     act_gen_line[GEN_SRC(1)] = 2;
     irq_global_enable();
     pulse(1, 400);
@@ -745,7 +741,7 @@ static void t_gen(void) {
     /* level-low */
     nev = 0;
     unsigned s = GEN_SRC(2);
-    src(s, CLIC_TRIG_LEVEL_LOW, 0x80, SHV, 0);
+    src(s, IRQ_TRIG_LEVEL_LOW, 0x80, SHV, 0);
     act_self_disable[s] = 1;
     unsigned idle = CLIC_INTIP(s), in_pulse = 1, runs_in_pulse = 0;
     irq_global_enable();
@@ -765,7 +761,7 @@ static void t_gen(void) {
                    runs_in_pulse, hits[s], nev ? evlog[0].ip : 9);
     /* level-high, disabled: watch the pending bit */
     s = GEN_SRC(3);
-    src(s, CLIC_TRIG_LEVEL, 0x80, SHV, 0);
+    src(s, IRQ_TRIG_LEVEL, 0x80, SHV, 0);
     idle = CLIC_INTIP(s);
     unsigned seen = 0;
     pulse(3, 400);
@@ -781,11 +777,11 @@ static void t_gen(void) {
  * at level ff (all clicintctl bits are priority). */
 /* expect: Tlevels: ctl0: runs=0 ip=1 nxti=0 | nlbits0: 16(mil=ff) */
 static void t_levels(void) {
-    src_b(16, CLIC_TRIG_EDGE, 0x00);
+    src_b(16, IRQ_TRIG_EDGE, 0x00);
     pend(16);
     open_window();
     unsigned runs = hits[16], ip = CLIC_INTIP(16);
-    src(16, CLIC_TRIG_EDGE, 0x00, 0, 1);
+    src(16, IRQ_TRIG_EDGE, 0x00, 0, 1);
     pend(16);
     CSRW(mcause, 0);
     uint32_t p;
@@ -793,7 +789,7 @@ static void t_levels(void) {
     console_printf("Tlevels: ctl0: runs=%u ip=%u nxti=%x", runs, ip, p);
     CLIC_INTIE(16) = 0;
     CLIC_CFG = 0;
-    src_b(16, CLIC_TRIG_EDGE, 0x00);
+    src_b(16, IRQ_TRIG_EDGE, 0x00);
     pend(16);
     open_window();
     console_printf(" | nlbits0: ");
@@ -809,7 +805,7 @@ static void retrig_hook(unsigned id, unsigned phase) {
     if (phase == 0 && hits[id] >= 2) act_pend[id] = 0;
 }
 static void t_retrig(void) {
-    src_b(16, CLIC_TRIG_EDGE, 0x40);
+    src_b(16, IRQ_TRIG_EDGE, 0x40);
     act_pend[16] = 1ull << 16;
     act_nest[16] = 1;
     hook = retrig_hook;
@@ -838,8 +834,8 @@ static void t_cswl(void) {
     CSRW(mscratch, 0x1234);
     CSRW(mcause, 0);
     uint32_t got_main = cswl(0xcccc);
-    src_b(16, CLIC_TRIG_EDGE, 0x40);
-    src_b(17, CLIC_TRIG_EDGE, 0x80);
+    src_b(16, IRQ_TRIG_EDGE, 0x40);
+    src_b(17, IRQ_TRIG_EDGE, 0x80);
     act_pend[16] = 1ull << 17;
     act_nest[16] = 1;
     hook = cswl_hook;
@@ -875,8 +871,8 @@ static uint32_t __attribute__((noinline)) work(uint32_t x, unsigned n) {
     return a ^ b ^ c ^ d ^ e ^ f ^ g ^ h;
 }
 static void t_stress(void) {
-    src_b(GEN_SRC(0), CLIC_TRIG_EDGE, 0x40);
-    src_b(GEN_SRC(1), CLIC_TRIG_EDGE, 0x80);
+    src_b(GEN_SRC(0), IRQ_TRIG_EDGE, 0x40);
+    src_b(GEN_SRC(1), IRQ_TRIG_EDGE, 0x80);
     act_quiet[GEN_SRC(0)] = act_quiet[GEN_SRC(1)] = 1;
     struct gen_pattern p0 = {.mode = GEN_PERIODIC, .delay = 100, .high = 4, .low = 1500, .count = 40,
                              .jitter = 0x1ff, .seed = 1};

@@ -41,7 +41,7 @@ static void load_and_run(void) {
 
 void boot(void) {
 #ifndef IRQLAB_IN_RAM
-    if (!(bench_config.flags & CONFIG_BOOT_WAIT))
+    if (!(irqlab_config.flags & CONFIG_BOOT_WAIT))
         return;
     console_printf("irqlab boot: 'g' runs the firmware in ROM, 'L' loads one\n");
     for (;;) {

@@ -3,19 +3,7 @@
 #include "irqlab.h"
 
 __attribute__((section(".config"), used))
-const volatile struct bench_config bench_config = {
-    .magic = CONFIG_MAGIC,
-    .tests = TEST_LATENCY | TEST_THROUGHPUT | TEST_PREEMPT,   /* preempt: cores with levels only */
-    .lat_count = 10000,
-    .lat_period = 1000,         /* longer than the slowest handler (the uncached own core: ~500 cycles) */
-    .lat_jitter = 0xff,
-    .seed = 0x1234567,
-    .tp_phases = 8,
-    .tp_high = 20000,
-    .tp_low = 4000,
-    .hist_shift = 1,
-    .flags = 0,
-};
+const volatile struct irqlab_config irqlab_config = IRQLAB_CONFIG_DEFAULTS;
 
 void console_putc(char c) {
     while (uart_txfull_read())

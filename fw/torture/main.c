@@ -24,14 +24,8 @@
  *     done the generator is stopped, every pending interrupt is served, and
  *     the final state must equal the quiet pass's, word for word.
  *
- * Run-time parameters (struct bench_config, patched into the ROM image by the
- * host; the fields keep their bench names):
- *     seed        random seed (sources, patterns, handlers, workload data)
- *     lat_count   workload turns (each pass)
- *     lat_period  base low phase of the generator lines (cycles); each line
- *                 gets lat_period + random(0..lat_period)
- *     lat_jitter  generator jitter mask (random extra cycles per low phase)
- *     tp_phases   chance, in 1/256, that a handler pends a group
+ * Run-time parameters: struct irqlab_config of app "torture" (trace/protocol.py:
+ * seed, turns, gap, jitter, pend_chance), patched into the ROM image by the host.
  *
  * Trace (software events; the host decodes the same numbers):
  *     CH_CFG     configuration, words with a kind CFG_* in [31:24]: SEED, ITERS
@@ -58,17 +52,15 @@
  * and instruction word): the host takes claim times from these.
  */
 #include "irqlab.h"
+#include "clic.h"
 #include "workload.h"
 
-#define STR_(x) #x
-#define CSRR(csr) ({ uint32_t v_; __asm__ volatile("csrr %0, " STR_(csr) : "=r"(v_) :: "memory"); v_; })
-#define CSRW(csr, v) __asm__ volatile("csrw " STR_(csr) ", %0" :: "r"((uint32_t)(v)) : "memory")
 
-#define SHV IRQLAB_CLIC_SHV
-#define MINTSTATUS 0x346
-#define MINTTHRESH 0x347
+#define SHV IRQLAB_HW_VECTORING
+#define MINTSTATUS CSR_MINTSTATUS
+#define MINTTHRESH CSR_MINTTHRESH
 #define N_LINES IRQLAB_N_GEN_LINES
-#define GEN_SRC(line) (IRQLAB_GEN_IRQ_BASE + (line))
+#define GEN_SRC(line) (IRQLAB_IRQ_GEN + (line))
 #define SW_FIRST 16
 #define SW_LAST 63
 #define TURN_CYCLES 720      /* about one workload turn without interrupts */
@@ -83,7 +75,7 @@ enum { M_QUIET_BEGIN = 1, M_QUIET_END, M_STORM_BEGIN, M_STOP, M_DRAINED, M_DONE 
 enum { CFG_NLBITS = 1, CFG_SOURCE, CFG_MNXTI, CFG_LINE, CFG_ITERS, CFG_SEED, CFG_VECTORS };
 
 _Static_assert(IRQLAB_CLIC_SOURCES == 64, "torture expects 64 CLIC sources");
-_Static_assert(IRQLAB_GEN_IRQ_BASE == 8 && N_LINES == 8, "generator lines are expected on sources 8..15");
+_Static_assert(IRQLAB_IRQ_GEN == 8 && N_LINES == 8, "generator lines are expected on sources 8..15");
 
 static uint32_t quiet[WORK_WORDS], storm[WORK_WORDS];
 static volatile uint32_t handled[64], pended[64];
@@ -270,14 +262,14 @@ static uint32_t total_handled(void) {
 }
 
 int main(void) {
-    const volatile struct bench_config *c = &bench_config;
+    const volatile struct irqlab_config *c = &irqlab_config;
     seed = c->seed;
-    pend_chance = c->tp_phases;
-    uint32_t iters = c->lat_count ? c->lat_count : 1;
+    pend_chance = c->pend_chance;
+    uint32_t iters = c->turns ? c->turns : 1;
     uint32_t rng = mix32(seed ^ 0x746f7274u);
 #define RAND() (rng = mix32(rng + 0x6d2b79f5u))
     console_printf("torture: seed %x, %u turns, gap %u, jitter %x, pend chance %u/256\n",
-                   seed, iters, c->lat_period, c->lat_jitter, pend_chance);
+                   seed, iters, c->gap, c->jitter, pend_chance);
 
     irq_init();
     unsigned nlbits = 1 + RAND() % 4;
@@ -293,7 +285,7 @@ int main(void) {
     stim(CH_CFG, CFG_NLBITS << 24 | nlbits);
     stim(CH_CFG, CFG_VECTORS << 24);
     stim(CH_CFG, CSRR(mtvec));
-    stim(CH_CFG, CSRR(0x307));           /* mtvt */
+    stim(CH_CFG, CSRR(CSR_MTVT));           /* mtvt */
 #if !SHV
     watch_mnxti();
 #endif
@@ -318,12 +310,12 @@ int main(void) {
         order[i] = order[j];
         order[j] = t;
     }
-    uint32_t period = c->lat_period ? c->lat_period : 1;
+    uint32_t period = c->gap ? c->gap : 1;
     for (unsigned line = 0; line < N_LINES; line++) {
         struct gen_pattern p = {
             .mode = order[line], .delay = 50 + RAND() % 1024, .high = 1,
             .low = period + RAND() % period, .count = 0, .burst = 1,
-            .jitter = c->lat_jitter, .seed = RAND() | 1,
+            .jitter = c->jitter, .seed = RAND() | 1,
         };
         if (p.mode == GEN_PERIODIC)
             p.high = 1 + RAND() % 24;
@@ -336,19 +328,21 @@ int main(void) {
          * starve the workload (normally the workload ends first and the
          * lines are stopped). */
         uint64_t span = (uint64_t)iters * TURN_CYCLES * STORM_SPAN;
-        uint32_t rep = 2 * p.high * p.burst + p.low + c->lat_jitter / 2;
+        uint32_t rep = 2 * p.high * p.burst + p.low + c->jitter / 2;
         p.count = (uint32_t)(span / rep) + 1;
         gen_config(line, &p);
         stim(CH_CFG, CFG_LINE << 24 | line << 16 | p.mode << 8 | p.high);
-        unsigned trig = p.mode == GEN_LEVEL ? CLIC_TRIG_LEVEL
-                      : (RAND() & 1) ? CLIC_TRIG_EDGE_FALLING : CLIC_TRIG_EDGE;
+        unsigned trig = p.mode == GEN_LEVEL ? IRQ_TRIG_LEVEL
+                      : (RAND() & 1) ? IRQ_TRIG_EDGE_FALLING : IRQ_TRIG_EDGE;
         level_line[GEN_SRC(line)] = p.mode == GEN_LEVEL ? line + 1 : 0;
-        clic_setup(GEN_SRC(line), trig, RAND() & 0xff);
+        irq_configure(GEN_SRC(line), trig, RAND() & 0xff);
+        irq_enable(GEN_SRC(line));
     }
     /* ... and the software sources (edge-triggered, random polarity: the
      * unconnected line never makes an edge). */
     for (unsigned id = SW_FIRST; id <= SW_LAST; id++)
-        clic_setup(id, (RAND() & 1) ? CLIC_TRIG_EDGE_FALLING : CLIC_TRIG_EDGE, RAND() & 0xff);
+        irq_configure(id, (RAND() & 1) ? IRQ_TRIG_EDGE_FALLING : IRQ_TRIG_EDGE, RAND() & 0xff);
+        irq_enable(id);
     for (unsigned id = GEN_SRC(0); id <= SW_LAST; id++)
         stim(CH_CFG, CFG_SOURCE << 24 | id | CLIC_INTCTL(id) << 8 | CLIC_INTATTR(id) << 16);
 

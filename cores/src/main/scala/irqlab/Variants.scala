@@ -21,8 +21,8 @@ object Variants {
     *  - interrupts through the stock CsrPlugin: timer (mip.MTIP, cause 7),
     *    software (mip.MSIP, cause 3) and external (mip.MEIP, cause 11), the
     *    latter the OR of a 32-line `externalInterruptArray` masked by CSR 0xBC0
-    *    (pending lines readable at 0xFC0): LiteX's VexRiscv convention, which
-    *    fw/common/irq.c and entry_vexriscv.S already use.
+    *    (pending lines readable at 0xFC0): LiteX's VexRiscv convention (the firmware's
+    *    interrupt model `csr-mask`, fw/common/irq/csr-mask/).
     *  - mtvec read/write with direct and vectored mode (xtvecModeGen).
     *  - wfi waits for an interrupt (wfiGenAsWait), ecall/ebreak trap.
     *  - reset vector from the `externalResetVector` input (as LiteX wires it).
@@ -115,7 +115,9 @@ object Variants {
   def names: Seq[String] = all.keys.toSeq.sorted
 }
 
-/** `GenCore <variant> <output directory>`: writes `IrqlabCore_<variant>.v`. */
+/** `GenCore <variant> <output directory>`: writes `IrqlabCore_<variant>.v`.
+  * `GenCore --list <file>`: writes the variant names, one a line: the one
+  * list of variants, which the Python side (irqlab/corebuild.py) asks. */
 object GenCore {
   def topName(variant: String) = s"IrqlabCore_$variant"
 
@@ -150,9 +152,12 @@ object GenCore {
 
   def main(args: Array[String]): Unit = {
     if (args.length != 2) {
-      System.err.println(s"usage: GenCore <variant> <output directory>   (variants: ${Variants.names.mkString(", ")})")
+      System.err.println(s"usage: GenCore <variant>|--list <output directory|file>   (variants: ${Variants.names.mkString(", ")})")
       sys.exit(2)
     }
-    generate(args(0), args(1))
+    if (args(0) == "--list") {
+      val out = new java.io.PrintWriter(args(1))
+      try Variants.names.foreach(out.println) finally out.close()
+    } else generate(args(0), args(1))
   }
 }

@@ -1,12 +1,12 @@
 /* irqlab core with the CLIC (docs/CLIC.md). Two builds:
  *
- * IRQLAB_CLIC_SHV=1  selective hardware vectoring: mtvt points to
+ * IRQLAB_HW_VECTORING=1  selective hardware vectoring: mtvt points to
  *   clic_vector_table, a table of handler ADDRESSES (the CLIC pointer table);
  *   the core loads entry <id> and jumps to it. Entry n is irq_vector_n: save
  *   the caller-saved registers, call irq_handler_n, restore, mret. Exceptions
  *   go to mtvec = trap_entry_direct (trap.S).
  *
- * IRQLAB_CLIC_SHV=0  one entry for everything (mtvec = clic_trampoline): the
+ * IRQLAB_HW_VECTORING=0  one entry for everything (mtvec = clic_trampoline): the
  *   spec's C-ABI trampoline. It saves the caller-saved registers, mepc and
  *   mcause, then serves interrupts through mnxti (which returns a pointer to
  *   the table entry of the next interrupt above mcause.mpil, claims it and
@@ -14,19 +14,20 @@
  *   one loop turn, not an exit and entry. The table holds the C handlers.
  */
 #include <generated/soc.h>
+#include "irqlab_features.h"
 #include "entry_macros.S"
     .equ MIE, 8
     .equ CSR_MNXTI, 0x345
 
-#ifndef IRQLAB_CLIC_SHV
-#error "IRQLAB_CLIC_SHV must be 0 or 1 (soc/cpus.py fw_flags)"
+#ifndef IRQLAB_HW_VECTORING
+#error "IRQLAB_HW_VECTORING must be 0 or 1 (the row's hw_vectoring, irqlab/rows.py)"
 #endif
 
     .section .text.vectors, "ax"
     .balign 64
     .global clic_vector_table
 clic_vector_table:
-#if IRQLAB_CLIC_SHV
+#if IRQLAB_HW_VECTORING
 #if IRQLAB_CLIC_SOURCES != 64
 #error "entry_clic.S has vectors for 64 CLIC sources"
 #endif

@@ -1,0 +1,32 @@
+/* RISC-V machine CSRs the firmware uses: numbers, bits and accessors, once.
+ * The CLIC CSRs (draft v0.9; docs/CLIC.md) have numbers the assembler in
+ * Debian's toolchain does not know by name. */
+#ifndef RISCV_CSR_H
+#define RISCV_CSR_H
+
+#include <stdint.h>
+
+#define CSR_MTVT        0x307
+#define CSR_MNXTI       0x345
+#define CSR_MINTSTATUS  0x346
+#define CSR_MINTTHRESH  0x347
+#define CSR_MSCRATCHCSW 0x348
+#define CSR_MSCRATCHCSWL 0x349
+/* LiteX VexRiscv's external-interrupt lines (interrupt model csr-mask). */
+#define CSR_LITEX_IRQ_MASK    0xBC0
+#define CSR_LITEX_IRQ_PENDING 0xFC0
+
+#define MSTATUS_MIE   0x8u
+#define MSTATUS_MPIE  0x80u
+#define MCAUSE_INTERRUPT 0x80000000u
+#define MIE_MEIE      (1u << 11)
+
+#define CSR_STR_(x) #x
+#define CSR_STR(x) CSR_STR_(x)
+/* csr: a name (mstatus) or a number (CSR_MTVT). */
+#define CSRR(csr) ({ uint32_t v_; __asm__ volatile("csrr %0, " CSR_STR(csr) : "=r"(v_) :: "memory"); v_; })
+#define CSRW(csr, v) __asm__ volatile("csrw " CSR_STR(csr) ", %0" :: "r"((uint32_t)(v)) : "memory")
+#define CSRS(csr, v) __asm__ volatile("csrs " CSR_STR(csr) ", %0" :: "r"((uint32_t)(v)) : "memory")
+#define CSRC(csr, v) __asm__ volatile("csrc " CSR_STR(csr) ", %0" :: "r"((uint32_t)(v)) : "memory")
+
+#endif

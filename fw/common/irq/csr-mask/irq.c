@@ -1,0 +1,46 @@
+/* Interrupt model csr-mask: one external interrupt (mie.MEIE), its lines
+ * masked by CSR 0xBC0 and pending in 0xFC0 (LiteX's VexRiscv convention, kept
+ * by the project's `clint` core). All lines are level lines; no levels. */
+#include "irqlab.h"
+
+static void (*const handlers[16])(void) = {
+    irq_handler_0, irq_handler_1, irq_handler_2, irq_handler_3,
+    irq_handler_4, irq_handler_5, irq_handler_6, irq_handler_7,
+    irq_handler_8, irq_handler_9, irq_handler_10, irq_handler_11,
+    irq_handler_12, irq_handler_13, irq_handler_14, irq_handler_15,
+};
+#define N_DISPATCHED (sizeof handlers / sizeof handlers[0])
+
+void trap_dispatch(void) {
+    uint32_t cause = CSRR(mcause);
+    if (!(cause & MCAUSE_INTERRUPT)) irq_exception(cause);
+    uint32_t p = CSRR(CSR_LITEX_IRQ_PENDING);
+    p &= CSRR(CSR_LITEX_IRQ_MASK);
+    while (p) {
+        unsigned i = __builtin_ctz(p);
+        handlers[i]();
+        p &= p - 1;
+    }
+}
+
+void irq_init(void) {
+    CSRW(CSR_LITEX_IRQ_MASK, 0);
+    CSRS(mie, MIE_MEIE);
+}
+
+void irq_enable(unsigned irq) {
+    if (irq < N_DISPATCHED) CSRS(CSR_LITEX_IRQ_MASK, 1u << irq);
+}
+
+void irq_disable(unsigned irq) { CSRC(CSR_LITEX_IRQ_MASK, 1u << irq); }
+
+int irq_configure(unsigned irq, enum irq_trigger trig, unsigned level) {
+    irq_disable(irq);
+    return trig == IRQ_TRIG_LEVEL ? 0 : -1;
+}
+
+int irq_pend(unsigned irq) { return -1; }
+int irq_clear(unsigned irq) { return -1; }
+void irq_set_threshold(unsigned level) {}
+void irq_nest_begin(struct irq_nest *n) {}
+void irq_nest_end(const struct irq_nest *n) {}

@@ -1,0 +1,33 @@
+/* Interrupt model mie-fast: core inputs 0..15 are the local interrupts
+ * 16..31 of mie/mip (CV32E40P), each with its own vector (vectors.S). Level
+ * lines, no levels. */
+#include "irqlab.h"
+
+extern char vector_table[];
+#define FIRST_LOCAL 16
+
+void trap_dispatch(void) {
+    uint32_t cause = CSRR(mcause);
+    if (!(cause & MCAUSE_INTERRUPT)) irq_exception(cause);
+    console_printf("irqlab: non-vectored interrupt %x\n", cause);
+    irqlab_exit(102);
+}
+
+void irq_init(void) {
+    CSRC(mie, 0xFFFF0000u);
+    CSRW(mtvec, (uint32_t)vector_table | 1);
+}
+
+void irq_enable(unsigned irq) { CSRS(mie, 1u << (FIRST_LOCAL + irq)); }
+void irq_disable(unsigned irq) { CSRC(mie, 1u << (FIRST_LOCAL + irq)); }
+
+int irq_configure(unsigned irq, enum irq_trigger trig, unsigned level) {
+    irq_disable(irq);
+    return trig == IRQ_TRIG_LEVEL ? 0 : -1;
+}
+
+int irq_pend(unsigned irq) { return -1; }
+int irq_clear(unsigned irq) { return -1; }
+void irq_set_threshold(unsigned level) {}
+void irq_nest_begin(struct irq_nest *n) {}
+void irq_nest_end(const struct irq_nest *n) {}

@@ -1,0 +1,2 @@
+# Interrupt model mie-fast (CV32E40P): vectored mtvec, one vector per local interrupt.
+IRQ_SRCS := vectors.S irq.c

@@ -1,0 +1,2 @@
+# The torture firmware: its sources (fw/Makefile says what an app.mk declares).
+APP_SRCS := main.c workload.c

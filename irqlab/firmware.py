@@ -1,0 +1,83 @@
+"""Building firmware: one application (fw/<app>/) for one row, against the
+headers of the row's SoC as generated (LiteX's software/include).
+
+Besides LiteX's headers the build gets three generated files (in <out>/gen):
+  irqlab_features.h    the row's features (irqlab/rows.py): what C branches on
+  irqlab_protocol.h    channels, test ids, generator modes and the app's
+                       configuration block (trace/protocol.py, trace/benchmarks.py)
+  irqlab_protocol.ld   the configuration block's place, for the linker
+"""
+
+import os
+import subprocess
+
+from irqlab import paths
+from irqlab.errors import BuildError
+from irqlab.host import protocol
+from irqlab.host.benchmarks import BENCHMARKS
+from irqlab.rows import row as row_info
+
+
+def features_header(row):
+    lines = [f"/* Generated from irqlab/rows.py for row '{row.name}': do not edit. */",
+             "#ifndef IRQLAB_FEATURES_H", "#define IRQLAB_FEATURES_H",
+             f'#define IRQLAB_ROW "{row.name}"']
+    lines += [f"#define {k} {v}" for k, v in sorted(row.features().items())]
+    # B: the entry-code symbol where everything a C call needs is saved, for a
+    # given interrupt (vectored entries have one per interrupt).
+    if "{irq}" in row.b_symbol:
+        prefix, suffix = row.b_symbol.split("{irq}")
+        assert not suffix, row.b_symbol
+        lines.append(f"#define IRQLAB_B_SYMBOL(irq) IRQLAB_PASTE({prefix}, irq)")
+    else:
+        lines.append(f"#define IRQLAB_B_SYMBOL(irq) {row.b_symbol}")
+    lines += ["#endif", ""]
+    return "\n".join(lines)
+
+
+def _write_if_changed(path, text):
+    """Keeps the file's time when nothing changed, so make does not rebuild."""
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def generate(row, app, gen_dir):
+    os.makedirs(gen_dir, exist_ok=True)
+    _write_if_changed(os.path.join(gen_dir, "irqlab_features.h"), features_header(row))
+    _write_if_changed(os.path.join(gen_dir, "irqlab_protocol.h"),
+                      protocol.c_header(app, BENCHMARKS.values()))
+    _write_if_changed(os.path.join(gen_dir, "irqlab_protocol.ld"), protocol.ld_script())
+
+
+def run_logged(cmd, log_path, what, **kw):
+    with open(log_path, "w") as log:
+        r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, **kw)
+    if r.returncode != 0:
+        with open(log_path) as log:
+            tail = log.read().strip().splitlines()[-15:]
+        raise BuildError(f"{what} failed (log: {log_path}):\n  " + "\n  ".join(tail))
+
+
+def build(row, app, include_dir, out_dir, layout="rom"):
+    """Build fw/<app> for `row` (a name or a Row) against the SoC headers in
+    include_dir; returns the path of the .bin (the .elf and .lst beside it)."""
+    r = row_info(row) if isinstance(row, str) else row
+    if not os.path.isfile(os.path.join(paths.FW, app, "app.mk")):
+        known = sorted(d for d in os.listdir(paths.FW) if os.path.isfile(os.path.join(paths.FW, d, "app.mk")))
+        raise BuildError(f"unknown firmware application '{app}' (known: {', '.join(known)})")
+    os.makedirs(out_dir, exist_ok=True)
+    gen = os.path.join(out_dir, "gen")
+    generate(r, app, gen)
+    run_logged(["make", "-C", paths.FW, f"APP={app}", f"INC={include_dir}", f"GEN={gen}",
+                f"IRQ_MODEL={r.soc_config.irq_model}", f"CPUFLAGS={r.cpu_flags}", f"OUT={out_dir}",
+                f"LAYOUT={layout}"],
+               os.path.join(out_dir, "build.log"), f"firmware '{app}' for {r.name}")
+    return os.path.join(out_dir, app + ".bin")

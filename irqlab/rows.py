@@ -1,0 +1,81 @@
+"""The benchmark rows: one entry per line of the table.
+
+A row is a SoC (soc/configs.py) plus how its firmware is built: the ISA and
+ABI, whether interrupts are vectored in hardware, and B, the entry-code symbol
+at which everything a C call needs is saved (the end point of the latency,
+taken by a PC match on cores with a retire port). Rows that share a SoC share
+its gateware and its simulation model. Adding a row is one entry here; the
+firmware and the tests read its features (`features()`), never its name.
+"""
+
+from dataclasses import dataclass
+
+from irqlab.errors import unknown
+from irqlab.soc.configs import soc_config
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    soc: str                  # a key of soc.configs.SOCS
+    description: str
+    march: str
+    mabi: str = "ilp32"
+    # Handlers are entered through a table the hardware reads (CLIC shv,
+    # CV32E40P's vectored mtvec); otherwise one entry dispatches in software.
+    hw_vectoring: bool = False
+    # B: an entry-code symbol; {irq} is the interrupt input of generator line 0.
+    b_symbol: str = "irq_context_saved"
+    peer: bool = False        # a stock core, beside the project's own
+
+    @property
+    def soc_config(self):
+        return soc_config(self.soc)
+
+    def b_symbol_for(self, irq):
+        return self.b_symbol.format(irq=irq)
+
+    @property
+    def cpu_flags(self):
+        return f"-march={self.march} -misa-spec=2.2 -mabi={self.mabi}"
+
+    def features(self):
+        """The row's features as C constants (name -> int), the SoC's included."""
+        f = dict(self.soc_config.features())
+        f["IRQLAB_HW_VECTORING"] = int(self.hw_vectoring)
+        f["IRQLAB_ABI_RV32E"] = int(self.mabi.endswith("e"))
+        return f
+
+
+ROWS = {r.name: r for r in [
+    Row("vexriscv", "vexriscv", "stock LiteX VexRiscv (pythondata-cpu-vexriscv), caches on", "rv32im",
+        peer=True),
+    Row("cv32e40p", "cv32e40p", "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core", "rv32imc",
+        hw_vectoring=True, peer=True),
+    Row("clint", "clint", "irqlab core, CLINT-style interrupts (VexRiscv from source)", "rv32im"),
+    Row("clic", "clic", "irqlab core, CLIC, hardware-vectored (shv) C handlers", "rv32im",
+        hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+    Row("clic-nv", "clic", "irqlab core, CLIC, non-vectored: one entry, mnxti service loop", "rv32im",
+        b_symbol="clic_context_saved"),
+    Row("clic-rv32e", "clic", "irqlab core, CLIC, vectored, firmware built for RV32E (ilp32e)", "rv32em",
+        mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+]}
+
+
+def row(name):
+    try:
+        return ROWS[name]
+    except KeyError:
+        raise unknown("row", name, ROWS) from None
+
+
+def rows_with(**features):
+    """The rows whose attributes (or their SoC's) have the given values, e.g.
+    rows_with(irq_model="clic"): how tests choose rows by feature."""
+    def has(r):
+        for k, v in features.items():
+            obj = r if hasattr(r, k) else r.soc_config
+            if getattr(obj, k) != v:
+                return False
+        return True
+    return [r.name for r in ROWS.values() if has(r)]

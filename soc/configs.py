@@ -1,0 +1,107 @@
+"""The SoCs irqlab builds: one entry per gateware configuration.
+
+A SoC is what becomes one bitstream or one simulation model. Several
+benchmark rows (irqlab/rows.py) may run on one SoC and differ only in how
+their firmware is built. The words, kept apart everywhere:
+
+    row          a line of the benchmark table (irqlab/rows.py): a SoC plus a firmware build
+    SoC          a gateware configuration (this file): the CPU, its interrupt
+                 controller, its memory
+    CPU type     LiteX's name of the CPU wrapper (`cpu_type`): vexriscv, cv32e40p,
+                 irqlab (the project's own core, soc/irqlab_core.py)
+    core variant a plugin list of the project's own core (cores/, built by Maven;
+                 LiteX's `cpu_variant` when the CPU type is irqlab)
+
+Features are what firmware and tests branch on (never on names); they reach C
+as constants of the generated headers (irqlab/firmware.py).
+"""
+
+from dataclasses import dataclass
+
+from irqlab.errors import unknown
+
+OWN_CPU_TYPE = "irqlab"
+
+# How interrupts reach the core; each has one implementation of the firmware's
+# interrupt HAL (fw/common/irq/<model>/).
+IRQ_MODELS = {
+    # One external interrupt (mie.MEIE); lines masked and pending in the
+    # custom CSRs 0xBC0/0xFC0: LiteX's VexRiscv convention. Software dispatch.
+    "csr-mask": "external interrupt with LiteX's mask/pending CSRs, dispatched in software",
+    # RISC-V local interrupts in mie/mip bits 16 and up, vectored mtvec (CV32E40P).
+    "mie-fast": "local interrupts in mie/mip bits 16+, vectored mtvec",
+    # The memory-mapped CLIC (soc/clic.py) with the core's CLIC CSRs.
+    "clic": "CLIC draft v0.9: levels, hardware vectoring, mnxti",
+}
+
+
+@dataclass(frozen=True)
+class SocConfig:
+    name: str
+    cpu_type: str            # LiteX cpu_type
+    cpu_variant: str         # LiteX cpu_variant; for the own core, its core variant
+    description: str
+    irq_model: str           # a key of IRQ_MODELS
+    retire_port: bool        # the core drives the trace unit's retire port
+    clic_sources: int = 0    # irq_model "clic": sources of the CLIC
+    # yosys can read its RTL (the open FPGA flows); CV32E40P's SystemVerilog
+    # (package imports) needs Vivado or a simulator.
+    open_flow: bool = True
+    memory: str = "bus"      # where code and data live: "bus" = LiteX's Wishbone ROM/SRAM
+    # Sizes in bytes: ROM (the firmware built into the SoC), SRAM (data,
+    # stack), main RAM (firmware loaded over the serial link).
+    rom_size: int = 0x8000
+    sram_size: int = 0x4000
+    main_ram_size: int = 0x8000
+
+    def __post_init__(self):
+        assert self.irq_model in IRQ_MODELS, self.irq_model
+        assert (self.irq_model == "clic") == (self.clic_sources > 0), self.name
+
+    @property
+    def own_core(self):
+        return self.cpu_type == OWN_CPU_TYPE
+
+    @property
+    def core_variant(self):
+        """The variant of the project's own core (cores/), or None for a stock CPU."""
+        return self.cpu_variant if self.own_core else None
+
+    @property
+    def memory_map(self):
+        return {"rom": self.rom_size, "sram": self.sram_size, "main_ram": self.main_ram_size}
+
+    @property
+    def irq_levels(self):
+        """Interrupt levels (preemption by level): the CLIC has them."""
+        return self.irq_model == "clic"
+
+    def features(self):
+        """The SoC's facts as C constants (name -> int)."""
+        f = {f"IRQLAB_IRQ_MODEL_{m.upper().replace('-', '_')}": int(m == self.irq_model) for m in IRQ_MODELS}
+        f.update({
+            "IRQLAB_HAS_IRQ_LEVELS": int(self.irq_levels),
+            "IRQLAB_HAS_RETIRE_PORT": int(self.retire_port),
+            "IRQLAB_OWN_CORE": int(self.own_core),
+        })
+        return f
+
+
+SOCS = {s.name: s for s in [
+    SocConfig("vexriscv", "vexriscv", "standard", "stock LiteX VexRiscv (pythondata-cpu-vexriscv), caches on",
+              irq_model="csr-mask", retire_port=False),
+    SocConfig("cv32e40p", "cv32e40p", "standard", "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core",
+              irq_model="mie-fast", retire_port=False, open_flow=False),
+    # The project's own core keeps LiteX VexRiscv's interrupt convention.
+    SocConfig("clint", OWN_CPU_TYPE, "clint", "irqlab core, CLINT-style interrupts (VexRiscv from source)",
+              irq_model="csr-mask", retire_port=True),
+    SocConfig("clic", OWN_CPU_TYPE, "clic", "irqlab core with the CLIC (docs/CLIC.md)",
+              irq_model="clic", retire_port=True, clic_sources=64),
+]}
+
+
+def soc_config(name):
+    try:
+        return SOCS[name]
+    except KeyError:
+        raise unknown("SoC", name, SOCS) from None

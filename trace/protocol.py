@@ -1,0 +1,147 @@
+"""The host–firmware protocol, defined once: software-event channels, the
+generator's modes, the on-chip statistics selectors, and the run-time
+configuration block of each firmware application. The host imports it; the
+firmware includes `irqlab_protocol.h` and the linker `irqlab_protocol.ld`,
+both generated from here by `c_header()` / `ld_script()` (irqlab/firmware.py
+writes them into every firmware build). The benchmarks themselves (test ids,
+report columns) are in trace/benchmarks.py; the record format in
+trace/record.py.
+"""
+
+from dataclasses import dataclass
+
+from irqlab.host import record as rec
+
+# ---------------------------------------------------------- software events
+# Stimulus-port channels: one store to channel c is one event with a 32-bit payload.
+CHANNELS = {
+    "HANDLER_ENTRY": (0x01, "B on cores without a retire port: first statement of the C handler; payload: count"),
+    "TEST_BEGIN": (0x10, "a test starts; payload: its test id"),
+    "TEST_END": (0x11, "a test ends; payload: its test id"),
+    "STATS": (0xF0, "0xF0..0xF7: dump of the on-chip statistics after TEST_END (see STATS_WORDS)"),
+}
+CH_HANDLER_ENTRY = CHANNELS["HANDLER_ENTRY"][0]
+CH_TEST_BEGIN = CHANNELS["TEST_BEGIN"][0]
+CH_TEST_END = CHANNELS["TEST_END"][0]
+CH_STATS = CHANNELS["STATS"][0]
+# Channel CH_STATS + k carries word k of the dump; bins repeat (bin, count) pairs.
+STATS_WORDS = ["test", "count", "sum_lo", "sum_hi", "min", "max", "bin", "bin_count"]
+
+# ------------------------------------------------------- interrupt generator
+# Line modes (soc/irqgen.py implements them).
+GEN_MODES = {"OFF": 0, "SINGLE": 1, "PERIODIC": 2, "BURST": 3, "LEVEL": 4}
+
+# ---------------------------------------------------- configuration blocks
+CONFIG_FROM_END = 256     # the block's offset from the end of the code memory
+CONFIG_MAX_BYTES = CONFIG_FROM_END
+# flags, common to every block
+FLAGS = {
+    "BOOT_WAIT": (1, "ROM image: wait for the host ('g' runs it, 'L' loads a firmware)"),
+    "TRACE_LEAN": (2, "trace only what the figures need (slow links)"),
+}
+FLAG_BOOT_WAIT = FLAGS["BOOT_WAIT"][0]
+FLAG_TRACE_LEAN = FLAGS["TRACE_LEAN"][0]
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    default: int
+    doc: str
+
+
+@dataclass(frozen=True)
+class ConfigBlock:
+    """The run-time parameters of one firmware application: a block of 32-bit
+    words at the end of its code memory that the host patches in the image
+    before a run, so one build serves every run. Every block starts with
+    magic and flags."""
+    app: str
+    magic: int
+    fields: tuple
+
+    @property
+    def all_fields(self):
+        return (Field("magic", self.magic, "identifies the block and its layout"),
+                Field("flags", 0, "FLAG_* bits")) + self.fields
+
+    @property
+    def names(self):
+        return [f.name for f in self.all_fields]
+
+    def defaults(self):
+        return {f.name: f.default for f in self.all_fields}
+
+
+def _magic(tag):
+    return int.from_bytes(tag.encode(), "big")
+
+
+CONFIGS = {c.app: c for c in [
+    ConfigBlock("bench", _magic("irl1"), (
+        Field("tests", 0xFFFFFFFF, "bit mask of the benchmarks to run (TEST_*); each runs only where the row has what it needs"),
+        Field("lat_count", 10000, "interrupts in the latency test"),
+        Field("lat_period", 1000, "cycles between arrivals (longer than the slowest handler, ~500 cycles)"),
+        Field("lat_jitter", 0xFF, "mask of random extra cycles per arrival"),
+        Field("seed", 0x1234567, "arrival-jitter seed"),
+        Field("tp_phases", 8, "stimulation phases in the throughput test"),
+        Field("tp_high", 20000, "cycles of a stimulation phase"),
+        Field("tp_low", 4000, "cycles of the pause after it"),
+        Field("hist_shift", 1, "on-chip histogram bin width = 2^shift cycles"),
+    )),
+    ConfigBlock("torture", _magic("irlT"), (
+        Field("seed", 0x1234567, "random seed: sources, patterns, handlers, workload data"),
+        Field("turns", 1000, "workload turns in each pass (~710 cycles each)"),
+        Field("gap", 20000, "base low phase of the generator lines; each line gets gap + random(0..gap)"),
+        Field("jitter", 0x3FF, "generator jitter mask (random extra cycles per low phase)"),
+        Field("pend_chance", 64, "chance, in 1/256, that a handler pends a group of 1..4 sources"),
+    )),
+    # Applications without parameters of their own (the CLIC tests, the boot test).
+    ConfigBlock("plain", _magic("irlP"), ()),
+]}
+assert all(len(c.all_fields) * 4 <= CONFIG_MAX_BYTES for c in CONFIGS.values())
+assert len({c.magic for c in CONFIGS.values()}) == len(CONFIGS)
+
+
+def config_block(app):
+    """The block an application uses: its own, else the plain one."""
+    return CONFIGS.get(app, CONFIGS["plain"])
+
+
+def config_by_magic(magic):
+    return next((c for c in CONFIGS.values() if c.magic == magic), None)
+
+
+# ------------------------------------------------------------ generated C
+def c_header(app, benchmarks=()):
+    """irqlab_protocol.h for a build of `app`: channels, generator modes,
+    statistics selectors, test ids, and the app's configuration block as
+    `struct irqlab_config` with its defaults."""
+    block = config_block(app)
+    out = ["/* Generated from trace/protocol.py and trace/benchmarks.py: do not edit. */",
+           "#ifndef IRQLAB_PROTOCOL_H", "#define IRQLAB_PROTOCOL_H", "#include <stdint.h>", ""]
+    out.append("/* Software-event channels (stimulus ports). */")
+    for name, (value, doc) in CHANNELS.items():
+        out.append(f"#define CH_{name} 0x{value:02x}u   /* {doc} */")
+    out += ["", "/* Interrupt generator modes. */"]
+    out += [f"#define GEN_{name} {value}u" for name, value in GEN_MODES.items()]
+    out += ["", "/* On-chip statistics event selectors: class in [7:6], index in [5:0]. */"]
+    for cls in ("HW_RISE", "HW_FALL", "SW", "PC_MATCH"):
+        out.append(f"#define SEL_{cls}(i) (({getattr(rec, 'SEL_' + cls)}u << 6) | ((i) & 0x3fu))")
+    out += ["", "/* Benchmarks: the bits of irqlab_config.tests and the TEST_BEGIN/END payloads. */"]
+    out += [f"#define TEST_{b.name.upper()} {b.test_id}u" for b in benchmarks]
+    out += ["", "/* Configuration-block flags. */"]
+    out += [f"#define CONFIG_{name} {value}u   /* {doc} */" for name, (value, doc) in FLAGS.items()]
+    out += ["", f"/* The configuration block of '{block.app}': the last {CONFIG_FROM_END} bytes of the code",
+            " * memory, patched by the host before a run (irqlab/fwimage.py). */",
+            f"#define CONFIG_MAGIC 0x{block.magic:08x}u", "struct irqlab_config {"]
+    out += [f"    uint32_t {f.name};   /* {f.doc} */" for f in block.all_fields]
+    out += ["};", "#define IRQLAB_CONFIG_DEFAULTS { \\"]
+    out += [f"    .{f.name} = 0x{f.default:x}u, \\" for f in block.all_fields]
+    out += ["}", "", "#endif", ""]
+    return "\n".join(out)
+
+
+def ld_script():
+    return ("/* Generated from trace/protocol.py: do not edit. */\n"
+            f"IRQLAB_CONFIG_FROM_END = {CONFIG_FROM_END};\n")
