@@ -23,8 +23,8 @@ def assert_one_line_error(r, *words):
 
 
 def test_unknown_core():
-    assert_one_line_error(irqlab("bench", "--cores", "z80"), "unknown core 'z80'")
-    assert_one_line_error(irqlab("build", "--core", "z80"), "unknown core")
+    assert_one_line_error(irqlab("bench", "--cores", "z80"), "unknown row 'z80'")
+    assert_one_line_error(irqlab("build", "--core", "z80"), "unknown row")
 
 
 def test_unknown_board():

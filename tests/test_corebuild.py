@@ -2,6 +2,7 @@
 Scala sources from pythondata-cpu-vexriscv), cached, lint-clean, and its retire
 port doing what cores/README.md says (a small program in Verilator)."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -10,13 +11,26 @@ import time
 import pytest
 
 from irqlab import corebuild
+from irqlab.soc.configs import SOCS
 
-VARIANT = "clint"
+VARIANT = "clint"          # the retire-port simulation below drives the CLINT-style inputs
 TOP = f"IrqlabCore_{VARIANT}"
 RETIRE_PORTS = {"retire_valid": 1, "retire_pc": 32, "retire_trap": 1, "retire_cause": 8, "retire_mret": 1}
+# The interrupt inputs each interrupt model's core has (soc/configs.py IRQ_MODELS).
+IRQ_INPUTS = {"csr-mask": ("externalInterruptArray", "timerInterrupt", "softwareInterrupt"),
+              "clic": ("clic_valid", "clic_id", "clic_level", "clic_shv")}
 
 pytestmark = pytest.mark.skipif(shutil.which("mvn") is None,
                                 reason="mvn (Maven) is not installed: the cores are built with Maven")
+
+
+def own_socs():
+    return [s for s in SOCS.values() if s.own_core]
+
+
+@pytest.fixture(scope="module", params=sorted({s.core_variant for s in own_socs()}))
+def variant(request):
+    return request.param
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +38,14 @@ def verilog():
     return corebuild.build_core(VARIANT)   # cold: a few minutes; warm: cached
 
 
-def _outputs(text):
+@pytest.fixture(scope="module")
+def variant_verilog(variant):
+    return corebuild.build_core(variant)
+
+
+def _outputs(text, top):
     """name -> width of the top module's output ports."""
-    top = text[text.index(f"module {TOP}"):]
+    top = text[text.index(f"module {top}"):]
     top = top[:top.index(");")]
     ports = {}
     for m in re.finditer(r"output\s+(?:wire|reg)?\s*(?:\[(\d+):0\])?\s*(\w+)", top):
@@ -34,28 +53,41 @@ def _outputs(text):
     return ports
 
 
-def test_generated(verilog):
-    assert verilog.endswith(f"{TOP}.v")
-    with open(verilog) as f:
+def test_variants_come_from_the_maven_build():
+    """The variant list is Variants.scala's, asked from the Maven build, and
+    every SoC of the registry that uses the own core names one of them."""
+    known = corebuild.variants()
+    assert set(known) >= {s.core_variant for s in own_socs()}
+    with open(os.path.join(corebuild.CORES, "src/main/scala/irqlab/Variants.scala")) as f:
+        scala = f.read()
+    assert all(f'"{v}" ->' in scala for v in known)
+
+
+def test_generated(variant, variant_verilog):
+    top = corebuild.top_name(variant)
+    assert variant_verilog.endswith(f"{top}.v")
+    with open(variant_verilog) as f:
         text = f.read()
-    assert re.search(rf"^module {TOP}\b", text, re.M)
-    outputs = _outputs(text)
+    assert re.search(rf"^module {top}\b", text, re.M)
+    outputs = _outputs(text, top)
     for name, width in RETIRE_PORTS.items():
         assert outputs.get(name) == width, f"{name}: {outputs.get(name)} bits, want {width}"
-    # Wishbone buses and LiteX-style interrupt inputs
+    # Wishbone buses and LiteX-style reset vector, and the interrupt model's inputs
     for name in ("iBusWishbone_CYC", "dBusWishbone_CYC", "iBusWishbone_ADR", "dBusWishbone_SEL"):
         assert name in outputs
-    for name in ("externalInterruptArray", "timerInterrupt", "softwareInterrupt", "externalResetVector"):
+    models = {s.irq_model for s in own_socs() if s.core_variant == variant}
+    inputs = ("externalResetVector",) + tuple(i for m in models for i in IRQ_INPUTS[m])
+    for name in inputs:
         assert re.search(rf"input\s+(?:wire\s+)?(?:\[\d+:0\]\s*)?{name}\b", text), name
 
 
-def test_cached(verilog, monkeypatch):
+def test_cached(variant, variant_verilog, monkeypatch):
     def no_maven(*a, **kw):
         raise AssertionError("Maven ran although the core is up to date")
     monkeypatch.setattr(corebuild.subprocess, "run", no_maven)
     t0 = time.monotonic()
-    again = corebuild.build_core(VARIANT)
-    assert again == verilog
+    again = corebuild.build_core(variant)
+    assert again == variant_verilog
     assert time.monotonic() - t0 < 0.5
 
 
@@ -75,8 +107,9 @@ def test_unknown_variant():
 
 
 @pytest.mark.skipif(shutil.which("verilator") is None, reason="verilator is not installed")
-def test_verilator_lint(verilog):
-    r = subprocess.run(["verilator", "--lint-only", "-Wno-fatal", "--top-module", TOP, verilog],
+def test_verilator_lint(variant, variant_verilog):
+    r = subprocess.run(["verilator", "--lint-only", "-Wno-fatal", "--top-module", corebuild.top_name(variant),
+                        variant_verilog],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-3000:]
 

@@ -9,12 +9,16 @@ import zlib
 
 import pytest
 
-from irqlab import boardbuild, fwimage
-from irqlab.bench import BenchError
+from irqlab import boardbuild
+from irqlab.errors import BenchError
 from irqlab.hwbench import bench_board
-from irqlab.host import record as rec
-from irqlab.host.analysis import CH_HANDLER_ENTRY, CH_TEST_BEGIN, CH_TEST_END, TEST_LATENCY
-from irqlab.soc.soc import MAIN_RAM_SIZE
+from irqlab.host import protocol, record as rec
+from irqlab.host.benchmarks import BENCHMARKS
+from irqlab.host.protocol import CH_HANDLER_ENTRY, CH_TEST_BEGIN, CH_TEST_END
+from irqlab.rows import row
+
+TEST_LATENCY = BENCHMARKS["latency"].test_id
+MAIN_RAM_SIZE = row("vexriscv").soc_config.main_ram_size
 
 from tracegen import TraceBuilder, console
 
@@ -79,7 +83,7 @@ def test_board_bench_over_the_serial_link(headers, tmp_path):
     assert board.frame_ok
     s = res["cores"]["vexriscv"]["tests"]["latency"]["latency"]
     assert (s["count"], s["min"], s["median"], s["max"]) == (5, 40, 41, 52)
-    assert res["config"]["flags"] & fwimage.FLAG_TRACE_LEAN
+    assert res["config"]["flags"] & protocol.FLAG_TRACE_LEAN
     assert (tmp_path / "bench.json").exists() and (tmp_path / "trace-vexriscv.bin").exists()
 
 

@@ -4,10 +4,11 @@ main RAM (CRC-checked) and runs it; a corrupted image is refused."""
 
 import pytest
 
-from irqlab import fwimage, sim
-from irqlab.host import analysis
+from irqlab import sim
+from irqlab import fwimage
+from irqlab.host import analysis, protocol
+from irqlab.host.benchmarks import BENCHMARKS
 from irqlab.host.decode import read_trace
-from irqlab.soc.soc import MAIN_RAM_SIZE
 
 CORE = "vexriscv"
 
@@ -15,11 +16,16 @@ CORE = "vexriscv"
 @pytest.fixture(scope="module")
 def images():
     model = sim.ensure_model(CORE)
-    rom = sim.load_image(model, sim.build_firmware(model), flags=fwimage.FLAG_BOOT_WAIT,
-                         tests=1, lat_count=20)
-    ram = sim.load_image(model, sim.build_firmware(model, layout="ram"), size=MAIN_RAM_SIZE,
-                         tests=1, lat_count=50)
+    latency = BENCHMARKS["latency"].test_id
+    rom = sim.load_image(model, sim.build_firmware(model), flags=protocol.FLAG_BOOT_WAIT,
+                         tests=latency, lat_count=20)
+    ram = sim.load_image(model, sim.build_firmware(model, layout="ram"), size=main_ram_size(model),
+                         tests=latency, lat_count=50)
     return model, rom, ram
+
+
+def main_ram_size(model):
+    return model.facts["memory"]["main_ram"]
 
 
 def latency_count(trace_path):
@@ -31,7 +37,7 @@ def test_loaded_firmware_runs_from_main_ram(images, tmp_path):
     model, rom, ram = images
     r = sim.run(model, rom, str(tmp_path / "t.bin"), console_in=fwimage.load_frame(ram))
     assert r.exit_code == 0, r.console
-    assert f"irqlab boot: loaded {MAIN_RAM_SIZE} bytes" in r.console
+    assert f"irqlab boot: loaded {main_ram_size(model)} bytes" in r.console
     assert latency_count(r.trace_path) == 50          # the loaded image's configuration
 
 

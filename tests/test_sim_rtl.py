@@ -16,13 +16,17 @@ import pytest
 from irqlab import sim
 from irqlab.host import analysis
 from irqlab.host import record as rec
-from irqlab.host.decode import read_trace
-from irqlab.soc.cpus import CORES, core_info
+from irqlab.host.benchmarks import BENCHMARKS
+from irqlab.rows import ROWS, row as row_info
 
 SHORT = dict(lat_count=300, tp_phases=2, tp_high=6000, tp_low=1500)
 
 
-@pytest.fixture(scope="module", params=list(CORES))
+def has_retire_port(row):
+    return row_info(row).soc_config.retire_port
+
+
+@pytest.fixture(scope="module", params=list(ROWS))
 def run(request, tmp_path_factory):
     core = request.param
     d = tmp_path_factory.mktemp(core)
@@ -30,10 +34,11 @@ def run(request, tmp_path_factory):
     fw = sim.build_firmware(model)
     image = sim.load_image(model, fw, **SHORT)
     # Cores with a retire port: also probe the port itself at B's address.
-    probe_pc = symbol(fw, core_info(core).b_symbol) if core_info(core).retire else None
+    probe_pc = symbol(fw, model.b_symbol) if has_retire_port(core) else None
     r = sim.run(model, image, str(d / "trace.bin"), probe_path=str(d / "probe.txt"), probe_pc=probe_pc)
-    records, stats = read_trace(r.trace_path)
+    records, stats = r.trace()
     r.firmware = fw
+    r.model = model
     return core, r, records, stats, d / "probe.txt"
 
 
@@ -101,7 +106,7 @@ def test_trace_timestamps_equal_rtl_cycles(run):
     assert len(p_hw) > 1000 and len(p_sw) > 300
     kinds = {(k, b) for _, k, b in p_hw}
     # Edges of the generator line, its phase envelope and the core's input were all seen.
-    for line in (rec.HW_GEN_LINE, rec.HW_GEN_PHASE, rec.HW_CPU_IRQ + 8):
+    for line in (rec.HW_GEN_LINE, rec.HW_GEN_PHASE, rec.HW_CPU_IRQ + r.model.gen_irq(0)):
         assert ("rise", line) in kinds and ("fall", line) in kinds
     assert sorted(t_hw) == sorted(p_hw)
     assert sorted(t_sw) == sorted(p_sw)
@@ -131,17 +136,17 @@ def test_b_marker_is_what_the_core_supports(run):
     res = analysis.analyze(records, 100e6)
     windows = analysis.split_tests(analysis.events(records))
     core_events = [e for e in analysis.events(records) if e.kind == "core"]
-    if not core_info(core).retire:
+    if not has_retire_port(core):
         assert res["b_marker"] == analysis.B_SW_EVENT
         assert core_events == []
         return
     assert res["b_marker"] == analysis.B_PC_MATCH
     assert all(t["b_marker"] == analysis.B_PC_MATCH for t in res["tests"].values())
-    saved = symbol(r.firmware, core_info(core).b_symbol)
+    saved = symbol(r.firmware, r.model.b_symbol)
     assert core_events and all(analysis.is_pc_match(e) and e.data & 0xFFFFFFFF == saved
                                for e in core_events)
     for w in windows:
-        if w.test != analysis.TEST_LATENCY:
+        if w.test != BENCHMARKS["latency"].test_id:
             continue
         pc, merged_pc = analysis.latencies(w, marker=analysis.B_PC_MATCH)
         sw, merged_sw = analysis.latencies(w, marker=analysis.B_SW_EVENT)
@@ -159,7 +164,7 @@ def test_pc_match_timestamps_equal_rtl_cycles(run):
     stamped with the cycle the core's retire port showed that pc, and no
     such cycle is missing from the trace."""
     core, r, records, stats, probe = run
-    if not core_info(core).retire:
+    if not has_retire_port(core):
         pytest.skip(f"{core} has no retire port")
     rtl = probe_retires(probe)
     traced = [(e.ts, e.data & 0xFFFFFFFF) for e in analysis.events(records)

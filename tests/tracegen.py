@@ -1,7 +1,10 @@
 """Synthetic traces for the host-side tests: records as the trace unit sends them."""
 
 from irqlab.host import record as rec
-from irqlab.host.analysis import CH_HANDLER_ENTRY, CH_TEST_BEGIN, CH_TEST_END, TEST_LATENCY
+from irqlab.host.benchmarks import BENCHMARKS
+from irqlab.host.protocol import CH_HANDLER_ENTRY, CH_TEST_BEGIN, CH_TEST_END
+
+TEST_LATENCY = BENCHMARKS["latency"].test_id
 
 
 class TraceBuilder:

@@ -1,0 +1,92 @@
+"""The published figures stay true: `irqlab bench` runs every row of the
+registry with the recorded configuration, and each row's figures must match
+the recorded results (docs/results/bench.json) within the tolerance below.
+
+The simulation is deterministic, so a difference means the change moved a
+figure. If it should, record the new results in the same change
+(`irqlab bench --out docs/results`, then the README table). A row without
+recorded results fails too: record it.
+
+Tolerance (cycles, the trace unit's): latency min, median, p99 and max and
+the preemption median and max within TOLERANCE_CYCLES; back-to-back cycles
+per interrupt within TOLERANCE_B2B (relative). The on-chip statistics must
+equal the trace's, and nothing may be dropped.
+
+The same run also exercises `bench` and the report writers end to end.
+"""
+
+import json
+import os
+
+import pytest
+
+from irqlab import bench, paths
+from irqlab.host import report
+from irqlab.host.protocol import CONFIGS
+from irqlab.progress import Progress
+from irqlab.rows import ROWS
+
+RECORDED = os.path.join(paths.ROOT, "docs", "results", "bench.json")
+TOLERANCE_CYCLES = 1
+TOLERANCE_B2B = 0.01
+LATENCY_KEYS = ("min", "median", "p99", "max")
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    with open(RECORDED) as f:
+        return json.load(f)
+
+
+@pytest.fixture(scope="module")
+def results(recorded, tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench")
+    # The recorded run's parameters (those the bench firmware still has).
+    fields = set(CONFIGS["bench"].names) - {"magic", "flags", "tests"}
+    config = {k: v for k, v in recorded["config"].items() if k in fields}
+    res = bench.bench(list(ROWS), "sim", str(out), config, Progress())
+    res["_out"] = str(out)
+    return res
+
+
+def test_every_row_is_recorded(recorded):
+    missing = [r for r in ROWS if r not in recorded["cores"]]
+    assert not missing, f"rows without recorded results: {missing} (irqlab bench --out docs/results)"
+
+
+@pytest.mark.parametrize("row", list(ROWS))
+def test_figures_match_the_recorded_results(row, results, recorded):
+    got, want = results["cores"][row], recorded["cores"].get(row)
+    if want is None:
+        pytest.fail(f"{row}: no recorded results")
+    assert got["b_marker_short"] == want["b_marker_short"]
+    for test, w in want["tests"].items():
+        g = got["tests"].get(test)
+        assert g is not None, f"{row}: test '{test}' no longer runs"
+        for k in LATENCY_KEYS:
+            if k in w["latency"]:
+                assert abs(g["latency"][k] - w["latency"][k]) <= TOLERANCE_CYCLES, \
+                    f"{row} {test} {k}: {g['latency'][k]} cycles, recorded {w['latency'][k]}"
+        assert g["latency"]["count"] == w["latency"]["count"]
+        if w.get("cycles_per_irq", {}).get("count"):
+            gm, wm = g["cycles_per_irq"]["median"], w["cycles_per_irq"]["median"]
+            assert abs(gm - wm) <= TOLERANCE_B2B * wm, f"{row} {test}: {gm:.1f} cycles/irq, recorded {wm:.1f}"
+        if "onchip_agrees" in w:
+            assert g["onchip_agrees"] is True
+    assert got["trace"]["hw_dropped"] == 0 and got["trace"]["skipped_bytes"] == 0
+
+
+def test_outputs_are_written(results):
+    out = results["_out"]
+    with open(os.path.join(out, "bench.json")) as f:
+        saved = json.load(f)
+    assert set(saved["cores"]) == set(ROWS)
+    assert saved["git"] and saved["config"]["lat_count"] > 0
+    with open(os.path.join(out, "latency.png"), "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    with open(os.path.join(out, "report.md")) as f:
+        md = f.read()
+    assert report.table({"cores": {k: v for k, v in results["cores"].items()}}) in md
+    for row in ROWS:
+        assert os.path.getsize(os.path.join(out, f"trace-{row}.bin")) > 0
+    assert not [f for f in os.listdir(out) if f.startswith(".tmp")]
