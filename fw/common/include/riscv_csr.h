@@ -25,8 +25,9 @@
 #define CSR_STR(x) CSR_STR_(x)
 /* csr: a name (mstatus) or a number (CSR_MTVT). */
 #define CSRR(csr) ({ uint32_t v_; __asm__ volatile("csrr %0, " CSR_STR(csr) : "=r"(v_) :: "memory"); v_; })
-#define CSRW(csr, v) __asm__ volatile("csrw " CSR_STR(csr) ", %0" :: "r"((uint32_t)(v)) : "memory")
-#define CSRS(csr, v) __asm__ volatile("csrs " CSR_STR(csr) ", %0" :: "r"((uint32_t)(v)) : "memory")
-#define CSRC(csr, v) __asm__ volatile("csrc " CSR_STR(csr) ", %0" :: "r"((uint32_t)(v)) : "memory")
+/* "rJ" and %z: a constant 0 is written from the zero register. */
+#define CSRW(csr, v) __asm__ volatile("csrw " CSR_STR(csr) ", %z0" :: "rJ"((uint32_t)(v)) : "memory")
+#define CSRS(csr, v) __asm__ volatile("csrs " CSR_STR(csr) ", %z0" :: "rJ"((uint32_t)(v)) : "memory")
+#define CSRC(csr, v) __asm__ volatile("csrc " CSR_STR(csr) ", %z0" :: "rJ"((uint32_t)(v)) : "memory")
 
 #endif

@@ -13,10 +13,8 @@ void trap_dispatch(void) {
     irqlab_exit(102);
 }
 
-void irq_init(void) {
-    CSRC(mie, 0xFFFF0000u);
-    CSRW(mtvec, (uint32_t)vector_table | 1);
-}
+/* The local interrupts' enables in mie are 0 from reset. */
+void irq_init(void) { CSRW(mtvec, (uint32_t)vector_table | 1); }
 
 void irq_enable(unsigned irq) { CSRS(mie, 1u << (FIRST_LOCAL + irq)); }
 void irq_disable(unsigned irq) { CSRC(mie, 1u << (FIRST_LOCAL + irq)); }
