@@ -15,6 +15,7 @@
 /* expect: Tnxti: mpil40=0 mpil3f=40 th40=0 th3f=40 shvwin=0 shvoff=40 */
 /* expect: Tnxti: b2b=44,40 mil=40 ip=0,0 | after mret: mil=0 */
 #define MNXTI CSR_STR(CSR_MNXTI)
+#define MIE_UIMM "8"        /* mstatus.MIE as the immediate of csrrsi/csrrci */
 
 static uint32_t nxti_off(uint32_t p) { return p ? p - CSRR(CSR_MTVT) : 0; }
 
@@ -38,21 +39,21 @@ CLICTEST(nxti) {
     console_printf("Tnxti: peek=%x csrr=%x ip%u=%u mil=%x", peek, nxti_off(p), hi, CLIC_INTIP(hi), mil());
 
     __asm__ volatile(
-        "csrrsi %0, " MNXTI ", 8\n"
+        "csrrsi %0, " MNXTI ", " MIE_UIMM "\n"
         "csrr %1, mstatus\n"
         "csrr %2, " CSR_STR(CSR_MINTSTATUS) "\n"
         "csrr %3, mcause\n"
-        "csrci mstatus, 8\n"
+        "csrci mstatus, " MIE_UIMM "\n"
         : "=&r"(p), "=&r"(st), "=&r"(l), "=&r"(c) :: "memory");
     console_printf(" | claim=%x mie=%u mil=%x mcause=%x ip=%u,%u", nxti_off(p), (st & MSTATUS_MIE) ? 1 : 0,
                    l >> MINTSTATUS_MIL_SHIFT, c, CLIC_INTIP(hi), CLIC_INTIP(lo));
     __asm__ volatile(
-        "csrrci %0, " MNXTI ", 8\n"
+        "csrrci %0, " MNXTI ", " MIE_UIMM "\n"
         "csrr %1, mstatus\n"
         : "=&r"(p), "=&r"(st) :: "memory");
     console_printf(" | claimci=%x mie=%u mil=%x mcause=%x ip%u=%u", nxti_off(p), (st & MSTATUS_MIE) ? 1 : 0,
                    mil(), CSRR(mcause), lo, CLIC_INTIP(lo));
-    __asm__ volatile("csrrci %0, " MNXTI ", 8" : "=r"(p) :: "memory");
+    __asm__ volatile("csrrci %0, " MNXTI ", " MIE_UIMM : "=r"(p) :: "memory");
     console_printf(" | empty=%x mil=%x mcause=%x\n", nxti_off(p), mil(), CSRR(mcause));
 
     pend(lo);
@@ -75,8 +76,8 @@ CLICTEST(nxti) {
 
     pend(hi);
     __asm__ volatile(
-        "csrrci %0, " MNXTI ", 8\n"
-        "csrrci %1, " MNXTI ", 8\n"
+        "csrrci %0, " MNXTI ", " MIE_UIMM "\n"
+        "csrrci %1, " MNXTI ", " MIE_UIMM "\n"
         : "=&r"(p), "=&r"(p2) :: "memory");
     uint32_t o1 = nxti_off(p), o2 = nxti_off(p2);
     console_printf("Tnxti: b2b=%x,%x mil=%x ip=%u,%u", o1, o2, mil(), CLIC_INTIP(hi), CLIC_INTIP(lo));
