@@ -3,16 +3,18 @@ firmware builds of the CLIC core: `clic` (every source hardware-vectored) and
 `clic-nv` (one entry, the mnxti trampoline).
 
 The firmware runs all its tests in one simulation and prints one or more
-lines `T<name>: <observations>` per test. What each test must print is
-written next to it in the C source, in comments
+lines `T<name>: <observations>` per test. Each test is one file
+fw/clictest/tests/<NN>_<name>.c that registers it with `CLICTEST(<name>)`
+(printed as T<name>; the firmware runs them in file-name order) and states
+what it must print, in comments
 
     /* expect: T<name>: ... */            every build
     /* expect[clic]: T<name>: ... */      one row only (comma-separated list)
 
-Here every C test is one pytest item per row: its printed lines are compared
-with its expected lines, token by token. An expectation "T<name>: skip (...)"
-marks a test that does not apply to that build (the firmware must print the
-same line). A firmware crash (unexpected trap: exit 100..103) fails the run
+The tests are discovered from those files. Here every C test is one pytest
+item per row: its printed lines are compared with its expected lines, token
+by token. An expectation "T<name>: skip (...)" marks a test that does not
+apply to that build (the firmware must print the same line). A firmware crash (unexpected trap: exit 100..103) fails the run
 test, and every test whose output is missing reports it.
 """
 
@@ -28,23 +30,37 @@ from irqlab import paths, sim
 ROWS = ["clic", "clic-nv"]
 APP = "clictest"
 SRC_DIR = os.path.join(paths.FW, APP)
+TEST_DIR = os.path.join(SRC_DIR, "tests")
 MAX_CYCLES = 4_000_000      # a normal run takes ~0.7 M; a hang stops here (~10 s)
 
 EXPECT_RE = re.compile(r"/\*\s*expect(?:\[([\w,\s-]+)\])?:\s*(T\w+):(.*?)\*/")
+REGISTER_RE = re.compile(r"^CLICTEST\((\w+)\)", re.M)
 LINE_RE = re.compile(r"^(T\w+):(.*)$")
 
 
 def load_expectations():
-    """[(rows or None, name, text)] in source order."""
-    out = []
-    for path in sorted(glob.glob(os.path.join(SRC_DIR, "*.c"))):
+    """[(rows or None, name, text)], the tests in run order (file-name order,
+    as the linker sorts them: fw/common/include/testcase.h), each file's
+    expectations in source order."""
+    out, names = [], set()
+    for path in sorted(glob.glob(os.path.join(TEST_DIR, "*.c"))):
         with open(path) as f:
-            for m in EXPECT_RE.finditer(f.read()):
-                rows = [r.strip() for r in m.group(1).split(",")] if m.group(1) else None
-                if rows:
-                    unknown = set(rows) - set(ROWS)
-                    assert not unknown, f"{path}: expectation for unknown row(s) {unknown}"
-                out.append((rows, m.group(2), " ".join(m.group(3).split())))
+            src = f.read()
+        regs = REGISTER_RE.findall(src)
+        assert len(regs) == 1, f"{path}: one CLICTEST(name) per file, found {regs}"
+        name = "T" + regs[0]
+        assert name not in names, f"{path}: a second test {name}"
+        names.add(name)
+        found = False
+        for m in EXPECT_RE.finditer(src):
+            rows = [r.strip() for r in m.group(1).split(",")] if m.group(1) else None
+            if rows:
+                unknown = set(rows) - set(ROWS)
+                assert not unknown, f"{path}: expectation for unknown row(s) {unknown}"
+            assert m.group(2) == name, f"{path}: expectation for {m.group(2)} in the file of {name}"
+            out.append((rows, name, " ".join(m.group(3).split())))
+            found = True
+        assert found, f"{path}: no expectation (/* expect: {name}: ... */)"
     return out
 
 
@@ -109,7 +125,9 @@ def test_suite_exits_cleanly(row, tmp_path_factory):
         f"the firmware ran a different number of tests than the source expects ({len(TEST_NAMES)})\n"
         + describe_run(r))
     extra = sorted(set(printed_lines(r.console)) - set(TEST_NAMES))
-    assert not extra, f"tests printed but with no expectation in {SRC_DIR}: {extra}"
+    assert not extra, f"tests printed but with no expectation in {TEST_DIR}: {extra}"
+    started = re.findall(r"^clictest: run (T\w+)", r.console, re.M)
+    assert started == TEST_NAMES, f"the firmware's run order is not the file-name order: {started}"
 
 
 @pytest.mark.parametrize("name", TEST_NAMES)
@@ -128,7 +146,7 @@ def test_clic(row, name, tmp_path_factory):
             why = "no output"
         pytest.fail(f"{name} ({row}): {why}\n{describe_run(r)}", pytrace=False)
     if got != want:
-        msg = [f"{name} ({row}): printed lines differ from the expectation in fw/{APP}/"]
+        msg = [f"{name} ({row}): printed lines differ from the expectation in fw/{APP}/tests/"]
         for i in range(max(len(want), len(got))):
             w = want[i] if i < len(want) else "<none>"
             g = got[i] if i < len(got) else "<none>"

@@ -20,6 +20,11 @@
 #define MSTATUS_MPIE  0x80u
 #define MCAUSE_INTERRUPT 0x80000000u
 #define MIE_MEIE      (1u << 11)
+/* CLIC mode (docs/CLIC.md): mcause's extra fields, mintstatus.mil. */
+#define MCAUSE_MINHV  (1u << 30)
+#define MCAUSE_MPIE   (1u << 27)      /* an alias of mstatus.MPIE */
+#define MCAUSE_MPIL_SHIFT 16
+#define MINTSTATUS_MIL_SHIFT 24
 
 #define CSR_STR_(x) #x
 #define CSR_STR(x) CSR_STR_(x)
