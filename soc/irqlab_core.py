@@ -72,6 +72,7 @@ class IrqlabCore(CPU):
         # to the CLIC's sources when the SoC puts a CLIC in front of the core).
         self.interrupt  = Signal(32)
         self.retire     = RetirePort()
+        self.timer_interrupt = Signal()   # mip.MTIP (cores without the CLIC)
         # CLIC request (in) and claim (out), wired by the SoC to soc/clic.py.
         self.clic_valid    = Signal()
         self.clic_id       = Signal(12)
@@ -123,7 +124,7 @@ class IrqlabCore(CPU):
         else:
             params.update(
                 i_externalInterruptArray = self.interrupt,
-                i_timerInterrupt         = 0,
+                i_timerInterrupt         = self.timer_interrupt,
                 i_softwareInterrupt      = 0,
             )
         for prefix, bus in (("iBusWishbone", ibus), ("dBusWishbone", dbus)):

@@ -30,6 +30,7 @@ from irqlab.soc import irqlab_core  # noqa: F401  registers the project's own co
 from irqlab.soc.irqmap import IrqMap
 from irqlab.soc.irqgen import InterruptGenerator
 from irqlab.soc.tracer import TraceUnit
+from irqlab.soc import mtimer as mtimer_regs
 from irqlab.soc.mtimer import MachineTimer
 from irqlab.soc.clic import CLIC
 
@@ -37,6 +38,7 @@ LITEX_IRQS = range(0, 7)   # LiteX's IRQ manager places its peripherals here
 MTIMER_IRQ = 7
 STIM_BASE = 0x90000000
 CLIC_BASE = 0xA0000000
+MTIMER_BASE = 0xB0000000   # the CLINT layout (soc/mtimer.py), above 0x8000_0000: uncached on every core
 CLIC_REGISTER_AFTER = 3    # a register inside the CLIC's tree: 39 MHz on the ECP5 without it
 
 
@@ -98,8 +100,34 @@ class IrqlabSoC(SoCCore):
         self.traced_cpu_irqs = min(traced_lines - rec.HW_CPU_IRQ, len(self.cpu.interrupt))
 
     def add_mtimer(self):
-        self.mtimer = MachineTimer()
-        self.comb += self.cpu.interrupt[self.irqmap.claim("mtimer", at=MTIMER_IRQ)].eq(self.mtimer.irq)
+        """The machine timer: memory-mapped mtime/mtimecmp (CLINT layout) and
+        CSRs; its interrupt on line IRQLAB_IRQ_MTIMER and, where the core has
+        one, on the core's machine-timer input (mip.MTIP, cause 7)."""
+        self.mtimer = t = MachineTimer()
+        self.comb += self.cpu.interrupt[self.irqmap.claim("mtimer", at=MTIMER_IRQ)].eq(t.irq)
+        self.bus.add_slave("mtimer", t.bus, SoCRegion(origin=MTIMER_BASE, size=mtimer_regs.SIZE, cached=False))
+        self.has_mtip = self._connect_mtip(t.irq)
+        for name, value in [("IRQLAB_MTIMER_BASE", MTIMER_BASE),
+                            ("IRQLAB_MTIME_ADDR", MTIMER_BASE + mtimer_regs.MTIME),
+                            ("IRQLAB_MTIMECMP_ADDR", MTIMER_BASE + mtimer_regs.MTIMECMP),
+                            ("IRQLAB_HAS_MTIP", int(self.has_mtip))]:
+            self.add_constant(name, value)
+
+    def _connect_mtip(self, irq):
+        """Drive the core's machine-timer interrupt input; False if it has none
+        (a CLIC core takes the timer as a CLIC source only)."""
+        cpu = self.cpu
+        if self.soc_config.clic_sources:
+            return False
+        if hasattr(cpu, "timer_interrupt"):                 # irqlab's own core (soc/irqlab_core.py)
+            self.comb += cpu.timer_interrupt.eq(irq)
+        elif "i_timerInterrupt" in getattr(cpu, "cpu_params", {}):   # LiteX's VexRiscv
+            cpu.cpu_params["i_timerInterrupt"] = irq
+        elif hasattr(cpu, "interrupt_padding"):             # LiteX's CV32E40P: irq_i[7] is MTI
+            self.comb += cpu.interrupt_padding[7].eq(irq)
+        else:
+            return False
+        return True
 
     def add_irqgen(self):
         self.irqgen = InterruptGenerator(rec.N_GEN_LINES)
@@ -158,6 +186,8 @@ class IrqlabSoC(SoCCore):
                       "gen_phase": rec.HW_GEN_PHASE, "cpu_irq": rec.HW_CPU_IRQ,
                       "cpu_irqs_traced": self.traced_cpu_irqs, "retire_port": cfg.retire_port},
             "clic": None,
+            "mtimer": {"base": MTIMER_BASE, "mtime": MTIMER_BASE + mtimer_regs.MTIME,
+                       "mtimecmp": MTIMER_BASE + mtimer_regs.MTIMECMP, "mtip": self.has_mtip},
         }
         if cfg.clic_sources:
             f["clic"] = {"base": CLIC_BASE, "sources": cfg.clic_sources,

@@ -1,0 +1,2 @@
+# The machine-timer test: its sources (fw/Makefile says what an app.mk declares).
+APP_SRCS := main.c
