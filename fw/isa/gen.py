@@ -43,6 +43,16 @@ def hx(v):
     return f"0x{v & M32:08x}"
 
 
+def enc_r(opcode, funct3, funct7, rd, rs1, rs2):
+    """An R-type instruction word."""
+    return funct7 << 25 | rs2 << 20 | rs1 << 15 | funct3 << 12 | rd << 7 | opcode
+
+
+def enc_csr(funct3, rd, rs1, csr):
+    """A Zicsr instruction word (rs1: the register number or the uimm)."""
+    return csr << 20 | rs1 << 15 | funct3 << 12 | rd << 7 | 0x73
+
+
 def alu_ref(op, a, b):
     """The RV32IM result of `op` on 32-bit operands a, b (b: rs2 or the
     sign-extended immediate): a third opinion next to qemu and the core."""
@@ -766,7 +776,11 @@ def gen_csr(rng, variant="clint"):
           "csrr t1, mepc", "addi t1, t1, 4", "csrw mepc, t1", "mret", f"{after}:",
           f"la t0, {handler}", "csrw mtvec, t0")
 
-    def trap(name, code, cause, tval=None, tval_expr=None):
+    def trap(name, code, cause, tval, tval_name=None):
+        """`code` traps at its last line. tval: the mtval the spec asks for, an
+        int, or (label, offset) for an address (label None: the trapping
+        instruction), checked as mtval - address = 0 since the generator does
+        not know the link addresses; tval_name says what that address is."""
         at = b.label()
         b.asm("la t0, isa_trap_save", "sw x0, 12(t0)", "li a7, 0x77")
         b.asm(*code[:-1])
@@ -779,36 +793,68 @@ def gen_csr(rng, variant="clint"):
         b.sig("a1", f"{name}: mepc - trapping instruction (0)", 0)
         b.sig("a3", f"{name}: handler entered once", 1)
         b.sig("a7", f"{name}: resumed after it (0x78)", 0x78)
-        if tval_expr is not None:
-            b.asm(*tval_expr)
-            b.sig("a2", f"{name}: mtval {tval}", 0)
+        if isinstance(tval, int):
+            b.sig("a2", f"{name}: mtval {hx(tval)}", tval)
+        else:
+            label, off = tval
+            b.asm(f"la a4, {label or at}{off:+d}", "sub a2, a2, a4")
+            b.sig("a2", f"{name}: mtval - ({tval_name or 'its pc'}) (0)", 0)
 
-    trap("ecall", ["ecall"], 11)
-    trap("ebreak", ["ebreak"], 3)
-    trap("illegal (0x00000000)", [".word 0"], 2)
-    trap("illegal (0xffffffff)", [".word 0xffffffff"], 2)
-    trap("csrw to read-only mvendorid", ["csrw mvendorid, x0"], 2)
-    for op, off, cause in (("lw", 1, 4), ("lw", 2, 4), ("lw", 3, 4), ("lh", 1, 4), ("lhu", 3, 4),
-                           ("sw", 2, 6), ("sw", 1, 6), ("sh", 1, 6)):
-        instr = f"{op} a6, {off}(a5)"
-        trap(f"misaligned {op} at +{off}", ["la a5, isa_trap_save", instr], cause,
-             tval="- address (0)", tval_expr=["la a4, isa_trap_save", f"addi a4, a4, {off}", "sub a2, a2, a4"])
+    # mtval per trap kind (privileged spec 3.1.16; the choices where the spec
+    # leaves one are the same on every variant, cores/README.md):
+    #  - ecall: 0 (the spec allows nothing else)
+    #  - ebreak: the pc of the ebreak (the spec allows 0 or the pc)
+    #  - illegal instruction: the instruction's bits (the spec allows 0 or the bits)
+    #  - misaligned load/store: the effective address rs1 + imm
+    #  - misaligned fetch: the target of the jump/branch (the instruction traps, mepc = its pc)
+    trap("ecall", ["ecall"], 11, 0)
+    trap("ebreak", ["ebreak"], 3, (None, 0))
+    a0 = 10
+    for name, line, bits in (
+            ("illegal (0x00000000)", ".word 0", 0),
+            ("illegal (0xffffffff)", ".word 0xffffffff", 0xFFFFFFFF),
+            ("illegal fadd.s (no F)", f".word {hx(enc_r(0x53, 7, 0, 1, 2, 3))}", enc_r(0x53, 7, 0, 1, 2, 3)),
+            ("illegal sret (no S mode)", f".word {hx(0x10200073)}", 0x10200073),
+            ("csrw to read-only mvendorid", "csrw mvendorid, x0", enc_csr(1, 0, 0, 0xF11)),
+            ("csrrsi 1 on read-only mhartid", "csrrsi x0, mhartid, 1", enc_csr(6, 0, 1, 0xF14)),
+            ("csrr of a non-existent CSR 0x8ff", "csrr a0, 0x8ff", enc_csr(2, a0, 0, 0x8FF))):
+        trap(name, [line], 2, bits)
+    # misaligned load/store: mtval = rs1 + imm (a5 = base + 5, so positive
+    # and negative immediates both land misaligned)
+    size = {"lw": 4, "lh": 2, "lhu": 2, "sw": 4, "sh": 2}
+    for op, imm, cause in (("lw", -4, 4), ("lw", -3, 4), ("lw", -2, 4), ("lw", 1, 4), ("lh", -4, 4),
+                           ("lh", 2, 4), ("lhu", -2, 4),
+                           ("sw", -3, 6), ("sw", 1, 6), ("sw", 2, 6), ("sh", -4, 6), ("sh", -2, 6)):
+        assert (5 + imm) % size[op], (op, imm)
+        instr = f"{op} a6, {imm}(a5)"
+        trap(f"misaligned {instr}", ["la a5, isa_trap_save + 5", instr], cause, ("isa_trap_save", 5 + imm),
+             f"a5 {imm:+d}")
     # a load that traps must not write its destination
     b.li("a6", 0x5555)
-    trap("misaligned lw keeps rd", ["la a5, isa_trap_save", "lw a6, 1(a5)"], 4)
+    trap("misaligned lw keeps rd", ["la a5, isa_trap_save", "lw a6, 1(a5)"], 4, ("isa_trap_save", 1), "a5 + 1")
     b.sig("a6", "misaligned lw: rd unchanged", 0x5555)
-    # jump to a 2-byte aligned target (no C extension): the jump traps, mepc = the jump
-    tgt = b.label()
-    trap("jalr to pc+2", [f"la a5, {tgt}", "addi a5, a5, 2", "jalr a6, 0(a5)"], 0,
-         tval="- target (0)", tval_expr=[f"la a4, {tgt}", "addi a4, a4, 2", "sub a2, a2, a4"])
-    b.asm(f"j {tgt}", f"{tgt}:", "nop")
-    # taken branch / jal to pc + 6 (misaligned without C): trap at the branch,
-    # mtval = the target; a branch not taken to such a target does not trap
+    # jump to a 2-byte aligned target (no C extension): the jump traps, mepc =
+    # the jump, mtval = the target ((rs1 + imm) & ~1 for jalr), rd unchanged
+    for name, base, instr in (("jalr to +2", 2, "jalr a6, 0(a5)"), ("jalr 2(rs1)", 0, "jalr a6, 2(a5)"),
+                              ("jalr odd: (+1) + 1", 1, "jalr a6, 1(a5)"),
+                              ("jalr odd: (+5) - 3", 5, "jalr a6, -3(a5)")):
+        tgt = b.label()
+        b.li("a6", 0x6666)
+        imm = int(instr.split(", ")[1].split("(")[0])
+        trap(name, [f"la a5, {tgt}", f"addi a5, a5, {base}", instr], 0, (tgt, (base + imm) & ~1),
+             "(a5 + imm) & ~1")
+        b.sig("a6", f"{name}: rd unchanged", 0x6666)
+        b.asm(f"j {tgt}", f"{tgt}:", "nop")
+    # taken branch / jal to a target 2 mod 4: trap at the branch, mtval = the
+    # target (a7 = 0x77 when each of these runs)
+    b.li("a6", 0x6666)
     for name, code in (("taken beq to +6", "beq x0, x0, .+6"), ("jal to +6", "jal a6, .+6"),
-                       ("taken bltu to -2", "bltu x0, a7, .-2")):
+                       ("taken bltu to -2", "bltu x0, a7, .-2"), ("taken bne to +10", "bne x0, a7, .+10"),
+                       ("taken blt to -6", "blt x0, a7, .-6"), ("taken bge to +2050", "bge a7, x0, .+2050"),
+                       ("taken bgeu to -2046", "bgeu a7, x0, .-2046"), ("jal to -1030", "jal x0, .-1030")):
         here = b.label()
-        trap(name, [f"{here}:", code], 0, tval="- (branch + offset) (0)",
-             tval_expr=[f"la a4, {here}", f"addi a4, a4, {code.split('.')[-1]}", "sub a2, a2, a4"])
+        trap(name, [f"{here}:", code], 0, (here, int(code.split(".")[-1])), "its pc + offset")
+    b.sig("a6", "jal to +6: rd unchanged", 0x6666)
     b.asm("li a2, 0", "li a7, 0x77", "bne x0, x0, .+6", "addi a7, a7, 1", "addi a2, a2, 1")
     b.sig("a7", "branch not taken to +6: no trap (0x78)", 0x78)
     b.asm("la t0, isa_trap_save", "lw a3, 12(t0)")

@@ -24,7 +24,8 @@ object Variants {
     *    (pending lines readable at 0xFC0): LiteX's VexRiscv convention (the firmware's
     *    interrupt model `csr-mask`, fw/common/irq/csr-mask/).
     *  - mtvec read/write with direct and vectored mode (xtvecModeGen).
-    *  - wfi waits for an interrupt (wfiGenAsWait), ecall/ebreak trap.
+    *  - wfi waits for an interrupt (wfiGenAsWait), ecall/ebreak trap
+    *    (mtval 0 and the pc), sret illegal: TrapConformancePlugin.
     *  - reset vector from the `externalResetVector` input (as LiteX wires it).
     */
   def clint: Seq[Plugin[VexRiscv]] = Seq(
@@ -81,6 +82,8 @@ object Variants {
       ebreakGen = true,
       xtvecModeGen = true
     )),
+    // mtval 0 after ecall and the pc after ebreak, sret illegal: as on `clic`
+    new TrapConformancePlugin,
     new ExternalInterruptArrayPlugin(
       arrayWidth = 32,
       machineMaskCsrId = 0xBC0,
@@ -100,7 +103,7 @@ object Variants {
     case _: RegFilePlugin => new BankedRegFilePlugin(banks = 1)
     case p => p
   }.filter {
-    case _: CsrPlugin | _: ExternalInterruptArrayPlugin | _: RetirePortPlugin => false
+    case _: CsrPlugin | _: TrapConformancePlugin | _: ExternalInterruptArrayPlugin | _: RetirePortPlugin => false
     case _ => true
   } ++ Seq(
     new TrapCsrPlugin(clicIdWidth = 12),
