@@ -92,14 +92,6 @@ static inline uint32_t mix32(uint32_t x) {
     return x;
 }
 
-static inline uint32_t irq_off(void) {
-    uint32_t s;
-    __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(s) :: "memory");
-    return s & 8;
-}
-static inline void irq_on(void) { __asm__ volatile("csrsi mstatus, 8" ::: "memory"); }
-static inline void irq_restore(uint32_t s) { if (s) irq_on(); }
-
 static void error(uint32_t what) {
     errors++;
     stim(CH_ERRORS, what);
@@ -111,7 +103,7 @@ static void error(uint32_t what) {
 static void pend_group(uint32_t r, unsigned by) {
     unsigned want = 1 + (r & 3), n = 0;
     uint32_t list[4];
-    uint32_t s = irq_off();
+    uint32_t s = irq_save();
     for (unsigned tries = 0; tries < 8 && n < want; tries++) {
         r = mix32(r + 0x9e3779b9u);
         unsigned id = SW_FIRST + (r >> 8) % (SW_LAST - SW_FIRST + 1);
@@ -160,7 +152,7 @@ static void __attribute__((noinline)) clobber(uint32_t v) {
 static void __attribute__((noinline)) serve(unsigned id) {
     /* mil, mcause and the entry event in one MIE=0 window (clic-nv handlers
      * start with MIE=1), so the host knows which traps came before the reads. */
-    uint32_t s = irq_off();
+    uint32_t s = irq_save();
     uint32_t mil = CSRR(MINTSTATUS) >> 24;
     uint32_t cause = CSRR(mcause);
     uint32_t mpil = (cause >> 16) & 0xff;
@@ -180,7 +172,7 @@ static void __attribute__((noinline)) serve(unsigned id) {
 #endif
     uint32_t r = mix32(seed ^ (id * 0x9e3779b9u) ^ (n * 0x85ebca6bu));
 #if SHV
-    irq_on();                       /* nesting from here: mepc and mcause are saved */
+    irq_global_enable();                       /* nesting from here: mepc and mcause are saved */
 #endif
     if (level_line[id]) {
         gen_ack(1u << (level_line[id] - 1));
@@ -190,7 +182,7 @@ static void __attribute__((noinline)) serve(unsigned id) {
      * before the exit): interrupts at or below it wait, even above mil. */
     uint32_t r2 = mix32(r ^ 0x5bd1e995u), thresh = 0, old_thresh = 0;
     if ((r2 & 7) == 0) {
-        uint32_t s2 = irq_off();
+        uint32_t s2 = irq_save();
         old_thresh = CSRR(MINTTHRESH);
         thresh = (r2 >> 8) & 0xff;
         CSRW(MINTTHRESH, thresh);
@@ -202,7 +194,7 @@ static void __attribute__((noinline)) serve(unsigned id) {
     for (volatile uint32_t i = (r >> 28); i; i--)
         ;
     clobber(r);
-    irq_off();
+    irq_save();
     if ((r2 & 7) == 0) {
         CSRW(MINTTHRESH, old_thresh);
         stim(CH_THRESH, old_thresh | thresh << 8 | id << 16 | 1u << 24);
@@ -340,9 +332,10 @@ int main(void) {
     }
     /* ... and the software sources (edge-triggered, random polarity: the
      * unconnected line never makes an edge). */
-    for (unsigned id = SW_FIRST; id <= SW_LAST; id++)
+    for (unsigned id = SW_FIRST; id <= SW_LAST; id++) {
         irq_configure(id, (RAND() & 1) ? IRQ_TRIG_EDGE_FALLING : IRQ_TRIG_EDGE, RAND() & 0xff);
         irq_enable(id);
+    }
     for (unsigned id = GEN_SRC(0); id <= SW_LAST; id++)
         stim(CH_CFG, CFG_SOURCE << 24 | id | CLIC_INTCTL(id) << 8 | CLIC_INTATTR(id) << 16);
 
