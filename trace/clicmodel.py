@@ -158,8 +158,8 @@ class Clic:
             writes = (writes,)
         mask = (1 << self.n) - 1
         lines &= mask
-        w = self.winner()
-        self._winners.append(w and w + (bool(self.shv >> w[1] & 1),))
+        best = self.winner()
+        self._winners.append(best and best + (bool(self.shv >> best[1] & 1),))
         self._winners.popleft()
         self._claims.append(claim is not None)
         self._claims.popleft()
