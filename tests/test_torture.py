@@ -1,12 +1,14 @@
 """The random interrupt torture test of the CLIC rows (fw/torture), checked
 from the trace.
 
-Per row (clic: hardware vectoring, clic-nv: the mnxti trampoline) and seed,
+Per row with the CLIC (hardware vectoring like clic, or the mnxti
+trampoline like clic-nv: the row's feature hw_vectoring) and seed,
 one run of the firmware: the checksum workload (fw/torture/workload.c, every
 register x1..x31 live) runs once with interrupts off, then again from the same
 start state under a storm of random interrupts (random levels, priorities,
-edge/level triggers and edge polarities; generator lines on sources 8..15,
-handlers pending random groups of the unconnected sources 16..63; nesting).
+edge/level triggers and edge polarities; generator lines on their sources
+(the SoC's interrupt map, soc.json), handlers pending random groups of the
+free sources; nesting).
 
 What is checked, and how:
 
@@ -22,14 +24,12 @@ What is checked, and how:
    cycle in each). Which mnxti claimed which source follows from the frame
    structure: traps and mrets delimit trampoline frames, and the first
    handler entry event inside a frame after an mnxti belongs to it.
- * The CLIC's pending state is then known at every cycle (soc/clic.py timing:
-   an edge in cycle t sets the bit in t+1, a claim in c clears it in c+1 and
-   an edge in the claim cycle wins, the outputs in cycle x show the bits of
-   x-1, or x-2 with the register inside the arbitration tree the SoC uses,
-   which the test finds in the model's Verilog): edge sources from the traced generator edges of the configured
-   polarity, level sources from the traced line level, software-pended
-   sources from the firmware's pend events (written with MIE=0 before the
-   event, so no claim can fall in between).
+ * The CLIC's state is then known at every cycle: the traced generator
+   edges, the firmware's pend events (written with MIE=0 before the event,
+   so no claim can fall in between) and the claims are replayed through the
+   reference model of the CLIC (irqlab.host.clicmodel: its cycle contract is
+   soc/clic.py's, with the output delay the SoC exports in soc.json), which
+   gives the pending bits and the CLIC's outputs in every cycle.
  * Exactly once, per source: generator edges are not kept apart by design:
    two edges of the same source before its claim merge into one pending bit,
    and this is detected and accounted explicitly: every claim must consume
@@ -78,29 +78,28 @@ import subprocess
 import pytest
 
 from irqlab import paths, sim
-from irqlab.host import analysis
+from irqlab.host import analysis, clicmodel
 from irqlab.host import record as rec
-from irqlab.host.decode import read_trace
+from irqlab.host.protocol import APP_PROTOCOLS, CONFIGS
+from irqlab.rows import row as row_info, rows_with
 
-ROWS = ["clic", "clic-nv"]
+# The rows with the CLIC's interrupt model, except those built for RV32E: the
+# workload keeps every register x1..x31 live, and RV32E has only x1..x15.
+ROWS = [r for r in rows_with(irq_model="clic") if not row_info(r).features()["IRQLAB_ABI_RV32E"]]
 # The defaults give nlbits = 2, 1, 4, 3 (the firmware draws it from the seed).
 SEEDS = [int(s, 0) for s in os.environ.get("IRQLAB_TORTURE_SEEDS", "0x1d5,0xc0ffee,0x7e57,0x1").split(",")]
-TURNS = int(os.environ.get("IRQLAB_TORTURE_TURNS", "1000"))   # workload turns per pass (~710 cycles each)
-GAP = int(os.environ.get("IRQLAB_TORTURE_GAP", "20000"))   # generator low phase: GAP + random(0..GAP), + jitter
-JITTER = 0x3FF
-PEND_CHANCE = int(os.environ.get("IRQLAB_TORTURE_PEND", "64"))   # in 1/256: a handler pends a group of 1..4
+# The firmware's run-time parameters (trace/protocol.py CONFIGS["torture"] documents them).
+_DEFAULTS = CONFIGS["torture"].defaults()
+TURNS = int(os.environ.get("IRQLAB_TORTURE_TURNS", _DEFAULTS["turns"]))
+GAP = int(os.environ.get("IRQLAB_TORTURE_GAP", _DEFAULTS["gap"]))
+JITTER = _DEFAULTS["jitter"]
+PEND_CHANCE = int(os.environ.get("IRQLAB_TORTURE_PEND", _DEFAULTS["pend_chance"]))
 MAX_CYCLES = 20_000_000    # a run takes 2-6 M (the storm is finite: fw/torture/main.c)
 BASE_LATENCY_MAX = 150
 MNXTI_RETIRE_DELAY = 2
-CLIC_OUTPUT_DELAY = 1     # set per model: see clic_output_delay()
 
-# fw/torture/main.c
-CH_CFG, CH_ENTRY, CH_EXIT, CH_PEND, CH_MARK, CH_COUNT, CH_COUNT_PEND, CH_THRESH = range(0x20, 0x28)
-CH_RESULT, CH_RESULT_STORM, CH_ERRORS = 0x28, 0x29, 0x2A
-M_QUIET_BEGIN, M_QUIET_END, M_STORM_BEGIN, M_STOP, M_DRAINED, M_DONE = range(1, 7)
-CFG_NLBITS, CFG_SOURCE, CFG_MNXTI, CFG_LINE, CFG_ITERS, CFG_SEED, CFG_VECTORS = range(1, 8)
-GEN_IRQ_BASE = 8
-SW_FIRST, SW_LAST = 16, 63
+# The firmware's channels, markers and configuration kinds (fw/torture/main.c uses the same).
+P = APP_PROTOCOLS["torture"]
 WORK_REGS, WORK_WORDS = 30, 158
 REG_NAMES = ["ra", "gp", "tp", "t0", "t1", "t2", "s0", "s1"] + [f"a{i}" for i in range(8)] \
     + [f"s{i}" for i in range(2, 12)] + [f"t{i}" for i in range(3, 7)]
@@ -121,16 +120,7 @@ class Run:
     stats: object
     cycles: int
     seconds: float
-    clic_delay: int = 1
-
-
-def clic_output_delay(model):
-    """Cycles from a pending bit to the CLIC's outputs: 1, plus 1 if the SoC
-    builds the CLIC with a register inside its arbitration tree
-    (soc/clic.py `register_after`; its registers are named arbreg_*): read
-    from the model's own Verilog."""
-    with open(os.path.join(model.gateware, sim.TOP + ".v")) as f:
-        return 2 if "arbreg_" in f.read() else 1
+    facts: dict        # the SoC's (soc.json): interrupt map, the CLIC's size and output delay
 
 
 def sim_cycles(sim_log):
@@ -144,16 +134,14 @@ def run(request, tmp_path_factory):
     row, seed = request.param
     model = sim.ensure_model(row)
     fw = sim.build_firmware(model, "torture")
-    # bench_config fields reused (fw/torture/main.c): lat_count = workload
-    # turns, lat_period = generator gap, lat_jitter = jitter mask,
-    # tp_phases = chance (1/256) that a handler pends a group.
-    image = sim.load_image(model, fw, seed=seed, lat_count=TURNS, lat_period=GAP,
-                           lat_jitter=JITTER, tp_phases=PEND_CHANCE)
+    # The configuration block of app "torture" (trace/protocol.py CONFIGS).
+    image = sim.load_image(model, fw, seed=seed, turns=TURNS, gap=GAP, jitter=JITTER,
+                           pend_chance=PEND_CHANCE)
     d = tmp_path_factory.mktemp(f"torture-{row}-{seed:x}")
     r = sim.run(model, image, str(d / "trace.bin"), max_cycles=MAX_CYCLES)
-    records, stats = read_trace(r.trace_path, allow_problems=True)
+    records, stats = r.trace(allow_problems=True)
     cycles, seconds = sim_cycles(r.sim_log)
-    return Run(row, seed, r, records, stats, cycles, seconds, clic_output_delay(model))
+    return Run(row, seed, r, records, stats, cycles, seconds, model.facts)
 
 
 @pytest.fixture(scope="module")
@@ -181,40 +169,40 @@ class Config:
         return (self.mnxti[k][1] >> 12) & 7 == 7
 
     def level(self, ctl):
-        return ctl | (0xFF >> self.nlbits)
+        return clicmodel.level(ctl, self.nlbits)
 
     def is_level_source(self, i):
-        return not (self.attr[i] >> 1) & 1
+        return not self.attr[i] & clicmodel.ATTR_EDGE
 
     def falling(self, i):
-        return (self.attr[i] >> 2) & 1
+        return bool(self.attr[i] & clicmodel.ATTR_NEG)
 
 
 def parse_config(evs):
     cfg = Config()
-    words = [e.data for e in evs if e.kind == "sw" and e.index == CH_CFG]
+    words = [e.data for e in evs if e.kind == "sw" and e.index == P.CH_CFG]
     i = 0
     while i < len(words):
         w = words[i]
         kind = w >> 24
-        if kind == CFG_SEED:
+        if kind == P.CFG_SEED:
             cfg.seed = words[i + 1]
             i += 1
-        elif kind == CFG_ITERS:
+        elif kind == P.CFG_ITERS:
             cfg.iters = words[i + 1]
             i += 1
-        elif kind == CFG_MNXTI:
+        elif kind == P.CFG_MNXTI:
             cfg.mnxti[w & 0xFF] = (words[i + 1], words[i + 2])    # pc, instruction
             i += 2
-        elif kind == CFG_VECTORS:
+        elif kind == P.CFG_VECTORS:
             cfg.mtvec, cfg.mtvt = words[i + 1], words[i + 2]
             i += 2
-        elif kind == CFG_NLBITS:
+        elif kind == P.CFG_NLBITS:
             cfg.nlbits = w & 0xFF
-        elif kind == CFG_SOURCE:
+        elif kind == P.CFG_SOURCE:
             cfg.ctl[w & 0xFF] = (w >> 8) & 0xFF
             cfg.attr[w & 0xFF] = (w >> 16) & 0xFF
-        elif kind == CFG_LINE:
+        elif kind == P.CFG_LINE:
             cfg.line_mode[(w >> 16) & 0xFF] = (w >> 8) & 0xFF
         i += 1
     return cfg
@@ -265,18 +253,20 @@ class Failures:
 class Checker:
     def __init__(self, run):
         self.run = run
-        self.shv = run.row == "clic"
+        self.shv = row_info(run.row).hw_vectoring
         self.evs = analysis.events(run.records)
         self.cfg = parse_config(self.evs)
         self.fail = Failures()
         self.stats = {}
-        self.D = run.clic_delay          # the CLIC's outputs in cycle x show the pending bits of x - D
+        irq = run.facts["irq"]
+        self.gen_first, self.gen_count = irq["claims"]["gen"]["first"], irq["claims"]["gen"]["count"]
+        self.sw_first = irq["first_free"]      # software-pended sources: the free ones (fw/torture/main.c)
 
     def sw(self, ch):
         return [e for e in self.evs if e.kind == "sw" and e.index == ch]
 
     def mark(self, m):
-        ts = [e.ts for e in self.sw(CH_MARK) if e.data == m]
+        ts = [e.ts for e in self.sw(P.CH_MARK) if e.data == m]
         return ts[0] if ts else None
 
     # ----------------------------------------------------------- pass 1
@@ -319,7 +309,7 @@ class Checker:
                         self.fail.add("frames", f"mnxti retired at {e.ts} outside a trap frame")
                         continue
                     frames[-1].mnxti = (e.ts, n)
-            elif e.kind == "sw" and e.index == CH_ENTRY:
+            elif e.kind == "sw" and e.index == P.CH_ENTRY:
                 sid = e.data & 0xFF
                 if not frames:
                     self.fail.add("frames", f"handler {sid} entered at {e.ts} outside a trap frame")
@@ -343,7 +333,7 @@ class Checker:
                 f.handler = inst
                 f.handlers += 1
                 insts.append(inst)
-            elif e.kind == "sw" and e.index == CH_EXIT:
+            elif e.kind == "sw" and e.index == P.CH_EXIT:
                 sid = e.data & 0xFF
                 if not frames or frames[-1].handler is None or frames[-1].handler.id != sid:
                     self.fail.add("frames", f"handler {sid} exit at {e.ts} does not match an entry")
@@ -358,23 +348,33 @@ class Checker:
 
     # ------------------------------------------------------------ model
     def build_model(self, insts):
-        cfg = self.cfg
+        """The CLIC's inputs as the trace shows them (generator line edges,
+        the firmware's pends, the claims), replayed through the reference
+        model (irqlab.host.clicmodel): `self.tl` knows the pending bits,
+        clicintctl and the CLIC's outputs in every cycle. A pend event stands
+        for the clicintctl and clicintip writes it reports (made with MIE=0
+        before the event, so no claim falls in between). Kept for the
+        accounting: per source the events that should make a handler run
+        (`sets`: qualifying edges and pends; `level_iv`: a level source's
+        high phases)."""
+        cfg, facts = self.cfg, self.run.facts
         self.sources = sorted(cfg.ctl)
         self.claims = {s: [] for s in self.sources}
         for i in insts:
             self.claims.setdefault(i.id, []).append(i.claim)
-        line_edges = collections.defaultdict(list)     # line -> [(ts, rising)]
+        line_edges = collections.defaultdict(list)     # generator line -> [(ts, rising)]
+        first_traced = facts["trace"]["gen_line"]      # the trace unit's hardware line of generator line 0
         for e in self.evs:
-            if e.kind in ("rise", "fall") and e.index < rec.N_GEN_LINES:
-                line_edges[e.index].append((e.ts, e.kind == "rise"))
+            if e.kind in ("rise", "fall") and 0 <= e.index - first_traced < self.gen_count:
+                line_edges[e.index - first_traced].append((e.ts, e.kind == "rise"))
         self.line_edges = line_edges
-        # Set events: edge sources' qualifying edges, software pends.
+        events = [clicmodel.Event(ts, "line", self.gen_first + line, int(up))
+                  for line, edges in line_edges.items() for ts, up in edges]
         self.sets = {s: [] for s in self.sources}
-        self.pend_ctl = {s: [] for s in self.sources}   # (ts, ctl) of each pend
         self.level_iv = {}                               # level source -> [(rise, fall)]
         for s in self.sources:
-            if GEN_IRQ_BASE <= s < GEN_IRQ_BASE + rec.N_GEN_LINES:
-                edges = line_edges[s - GEN_IRQ_BASE]
+            if self.gen_first <= s < self.gen_first + self.gen_count:
+                edges = line_edges[s - self.gen_first]
                 if cfg.is_level_source(s):
                     iv, rise = [], None
                     for ts, up in edges:
@@ -389,57 +389,21 @@ class Checker:
                 else:
                     want_rise = not cfg.falling(s)
                     self.sets[s] = [ts for ts, up in edges if up == want_rise]
-        for e in self.sw(CH_PEND):
+        for e in self.sw(P.CH_PEND):
             s, ctl = e.data & 0xFF, (e.data >> 8) & 0xFF
             self.sets[s].append(e.ts)
-            self.pend_ctl[s].append((e.ts, ctl))
-        self.level_rises = {s: [r for r, _ in iv] for s, iv in self.level_iv.items()}
-
-    def ctl_at(self, s, t):
-        """clicintctl of s in cycle t: software sources get a new one with each pend."""
-        p = self.pend_ctl.get(s)
-        if p:
-            k = bisect.bisect_right(p, (t, 0x100)) - 1
-            if k >= 0:
-                return p[k][1]
-        return self.cfg.ctl[s]
-
-    def line_high(self, s, y):
-        iv = self.level_iv[s]
-        k = bisect.bisect_right(self.level_rises[s], y) - 1
-        if k < 0:
-            return False
-        fall = iv[k][1]
-        return fall is None or fall > y
-
-    def pending(self, s, x):
-        """The CLIC's pending bit of s in cycle x."""
-        if s in self.level_iv:
-            return self.line_high(s, x - 1)
-        sets = self.sets[s]
-        k = bisect.bisect_right(sets, x - 1)
-        if not k:
-            return False
-        t = sets[k - 1]
-        cl = self.claims[s]
-        j = bisect.bisect_right(cl, x - 1)
-        return not j or t >= cl[j - 1]
-
-    def winner(self, c):
-        """What the CLIC presents in cycle c: the highest (clicintctl, id) of
-        the sources pending in c - D."""
-        best = None
-        for s in self.sources:
-            if self.pending(s, c - self.D):
-                key = (self.ctl_at(s, c), s)
-                if best is None or key > best:
-                    best = key
-        return best
+            events.append(clicmodel.Event(e.ts, "write", write=clicmodel.Write(source=s, ctl=ctl, ip=1)))
+        events += [clicmodel.Event(i.claim, "claim", i.id) for i in insts]
+        clic = clicmodel.Clic(facts["clic"]["sources"], output_delay=facts["clic"]["output_delay"])
+        clic.preset(clicmodel.Write(cliccfg=cfg.nlbits << 1),
+                    *(clicmodel.Write(source=s, ie=1, attr=cfg.attr[s], ctl=cfg.ctl[s]) for s in self.sources))
+        self.tl = clicmodel.Timeline(clic, events, start=min((e.t for e in events), default=0))
+        self.latency = clic.latency      # a source's change in cycle t shows at the outputs in t + latency
 
     # ----------------------------------------------------------- checks
     def check(self):
         cfg, fail = self.cfg, self.fail
-        self.storm_begin, self.stop, self.drained = (self.mark(m) for m in (M_STORM_BEGIN, M_STOP, M_DRAINED))
+        self.storm_begin, self.stop, self.drained = (self.mark(m) for m in (P.M_STORM_BEGIN, P.M_STOP, P.M_DRAINED))
         if None in (self.storm_begin, self.stop, self.drained, cfg.nlbits):
             fail.add("run", "the trace lacks the firmware's markers or configuration")
             return self
@@ -461,17 +425,17 @@ class Checker:
         if not self.shv:
             points += [(t, sid, "trap") for t, sid in traps]
         for c, sid, what in points:
-            w = self.winner(c)
+            w = self.tl.outputs(c)
             checked += 1
-            if w is None:
+            if not w.valid:
                 fail.add("order", f"{what} of source {sid} at {c}: nothing pending")
-            elif w[1] != sid:
-                fail.add("order", f"{what} of source {sid} (ctl {self.ctl_at(sid, c):#x}) at {c}: "
-                                  f"the CLIC's winner is {w[1]} (ctl {w[0]:#x})")
+            elif w.id != sid:
+                fail.add("order", f"{what} of source {sid} (ctl {self.tl.ctl(sid, c):#x}) at {c}: "
+                                  f"the CLIC's winner is {w.id} (ctl {self.tl.ctl(w.id, c):#x})")
         self.stats["order_checks"] = checked
         # Preemption and the levels seen by the handlers.
         for i in insts:
-            i.level = cfg.level(self.ctl_at(i.id, i.claim))
+            i.level = cfg.level(self.tl.ctl(i.id, i.claim))
         open_, preempt, depth = [], 0, 0
         timeline = sorted([(i.claim, 1, n) for n, i in enumerate(insts)]
                           + [(i.exit, 0, n) for n, i in enumerate(insts) if i.exit is not None])
@@ -497,24 +461,26 @@ class Checker:
         self.check_levels()
 
     def check_levels(self):
-        """Replay of mil and mcause through the trace: a trap saves mil (as
-        mcause.mpil, with the cause) and sets mil to the winner's level; an
-        mnxti that claims sets mil and the mcause code; mret returns to the
-        level saved by its trap (the handler, or the trampoline, restored that
-        mcause). In clic-nv a nested trampoline leaves its own trap's mcause
-        behind, which is what a later handler of the outer frame reads (the
-        trampoline's exit path restores its own before its last mnxti and
-        mret). Every handler must read mil = its level = the replayed mil and
-        the replayed mcause; every trap and every claim must be above the
-        level it interrupts; an mnxti that returned nothing must have had no
-        winner above mcause.mpil."""
+        """Replay of the core's mil, mintthresh and mcause through the trace
+        (clicmodel.CoreCsrs: a trap saves mil as mcause.mpil with the cause and
+        sets mil to the winner's level; an mnxti that claims sets mil and the
+        mcause code; mret returns mil to mcause.mpil). The firmware's part:
+        each trap frame saves the mcause of its trap and restores it before
+        its mret (the clic build's handlers, the clic-nv trampoline, whose
+        exit path restores it before its last mnxti), so a nested frame
+        leaves its own trap's mcause behind, which is what a later handler of
+        the outer clic-nv frame reads. Every handler must read mil = its
+        level = the replayed mil and the replayed mcause; every trap and every
+        claim must be above the level it interrupts; an mnxti that returned
+        nothing must have had no winner it would have claimed."""
         cfg, fail = self.cfg, self.fail
         inst_at = {i.entry_idx: i for i in self.insts}
-        mil, stack = 0, []     # per frame: [mil before the trap, mcause code, mcause mpil, trap cause]
-        thresh, raised, blocked = 0, 0, 0
+        core = clicmodel.CoreCsrs()
+        saved = []                 # per open trap frame: the mcause its trap wrote
+        raised, blocked = 0, 0
         for n, e in enumerate(self.evs):
-            if e.kind == "sw" and e.index == CH_THRESH:
-                thresh = e.data & 0xFF
+            if e.kind == "sw" and e.index == P.CH_THRESH:
+                core.mintthresh = e.data & 0xFF
                 raised += not (e.data >> 24) & 1
             if e.kind == "core":
                 if e.index == rec.CORE_TRAP:
@@ -522,47 +488,44 @@ class Checker:
                     if not arg & 0x80:
                         continue
                     cause = arg & 0x7F
-                    lvl = cfg.level(self.ctl_at(cause, e.ts))
-                    if lvl <= max(mil, thresh):
-                        fail.add("preemption", f"trap of source {cause} (level {lvl:#x}) at {e.ts} with mil {mil:#x}, "
-                                               f"mintthresh {thresh:#x}")
-                    stack.append([mil, cause, mil, cause])
-                    mil = lvl
-                elif e.index == rec.CORE_MRET and stack:
-                    f = stack.pop()
-                    mil = f[0]
-                    if stack and not self.shv:
-                        stack[-1][1], stack[-1][2] = f[3], f[0]
-                elif e.index == rec.CORE_PC_MATCH and stack:
-                    f = stack[-1]
+                    lvl = cfg.level(self.tl.ctl(cause, e.ts))
+                    if not core.takes(lvl):
+                        fail.add("preemption", f"trap of source {cause} (level {lvl:#x}) at {e.ts} with mil "
+                                               f"{core.mil:#x}, mintthresh {core.mintthresh:#x}")
+                    core.trap(cause, lvl)
+                    saved.append(core.mcause)
+                elif e.index == rec.CORE_MRET and saved:
+                    core.mcause = saved.pop()
+                    core.mret()
+                elif e.index == rec.CORE_PC_MATCH and saved:
                     if cfg.mnxti_restores((e.data >> 40) & 0xFF):
-                        f[1], f[2] = f[3], f[0]
+                        core.mcause = saved[-1]
                     c = e.ts - MNXTI_RETIRE_DELAY
                     sid = self.mnxti_claims.get(n)
                     if sid is not None:
-                        lvl = cfg.level(self.ctl_at(sid, c))
-                        if lvl <= max(f[2], thresh):
+                        lvl = cfg.level(self.tl.ctl(sid, c))
+                        if not core.mnxti_passes(lvl):
                             fail.add("preemption", f"mnxti claimed source {sid} (level {lvl:#x}) at {c} "
-                                                   f"with mcause.mpil {f[2]:#x}, mintthresh {thresh:#x}")
-                        mil = lvl
-                        f[1] = sid
+                                                   f"with mcause.mpil {core.mcause.mpil:#x}, "
+                                                   f"mintthresh {core.mintthresh:#x}")
+                        core.mnxti_claim(sid, lvl)
                     else:
-                        w = self.winner(c)
-                        if w is not None and cfg.level(w[0]) > max(f[2], thresh):
-                            fail.add("order", f"mnxti at {c} returned nothing, but source {w[1]} "
-                                              f"(level {cfg.level(w[0]):#x}) was above mcause.mpil {f[2]:#x} "
-                                              f"and mintthresh {thresh:#x}")
-                        elif w is not None and f[2] < cfg.level(w[0]) <= thresh:
+                        w = self.tl.outputs(c)
+                        if w.valid and core.mnxti_passes(w.level, w.shv):
+                            fail.add("order", f"mnxti at {c} returned nothing, but source {w.id} "
+                                              f"(level {w.level:#x}) was above mcause.mpil {core.mcause.mpil:#x} "
+                                              f"and mintthresh {core.mintthresh:#x}")
+                        elif w.valid and core.mcause.mpil < w.level <= core.mintthresh:
                             blocked += 1
-            elif e.kind == "sw" and e.index == CH_ENTRY and n in inst_at:
+            elif e.kind == "sw" and e.index == P.CH_ENTRY and n in inst_at:
                 i = inst_at[n]
                 emil, empil, ecode = (e.data >> 8) & 0xFF, (e.data >> 16) & 0xFF, e.data >> 24
-                if emil != i.level or emil != mil:
+                if emil != i.level or emil != core.mil:
                     fail.add("levels", f"handler {i.id} at {i.entry}: mil {emil:#x}, its level is {i.level:#x}, "
-                                       f"replayed mil {mil:#x}")
-                if stack and (ecode, empil) != (stack[-1][1] & 0xFF, stack[-1][2]):
+                                       f"replayed mil {core.mil:#x}")
+                if saved and (ecode, empil) != (core.mcause.code & 0xFF, core.mcause.mpil):
                     fail.add("levels", f"handler {i.id} at {i.entry}: mcause code {ecode} mpil {empil:#x}, "
-                                       f"replayed code {stack[-1][1]} mpil {stack[-1][2]:#x}")
+                                       f"replayed code {core.mcause.code} mpil {core.mcause.mpil:#x}")
                 if ecode != i.id:
                     self.stats["stale_mcause"] = self.stats.get("stale_mcause", 0) + 1
         self.stats.update(thresh_raised=raised, mnxti_held_by_thresh=blocked)
@@ -576,9 +539,9 @@ class Checker:
         entries = claims = firmware count = events - merged - cancelled."""
         fail = self.fail
         entries = collections.Counter(i.id for i in insts)
-        fw_counts = {e.data & 0xFF: e.data >> 8 for e in self.sw(CH_COUNT)}
-        fw_pends = {e.data & 0xFF: e.data >> 8 for e in self.sw(CH_COUNT_PEND)}
-        pends = collections.Counter(e.data & 0xFF for e in self.sw(CH_PEND))
+        fw_counts = {e.data & 0xFF: e.data >> 8 for e in self.sw(P.CH_COUNT)}
+        fw_pends = {e.data & 0xFF: e.data >> 8 for e in self.sw(P.CH_COUNT_PEND)}
+        pends = collections.Counter(e.data & 0xFF for e in self.sw(P.CH_PEND))
         by_claim = {(i.id, i.claim): i for i in insts}
         self.per_source = {}
         for s in self.sources:
@@ -591,8 +554,9 @@ class Checker:
                 kind, events = "level", len(self.level_iv[s])
                 served = 0
                 for rise, fall in self.level_iv[s]:
-                    hi = fall + self.D if fall is not None else float("inf")
-                    inside = [c for c in cl if rise + 1 + self.D <= c <= hi]
+                    # Claims of this request: while the CLIC shows it.
+                    hi = fall + self.latency if fall is not None else float("inf")
+                    inside = [c for c in cl if rise + self.latency <= c < hi]
                     if len(inside) == 1:
                         served += 1
                         inst = by_claim[(s, inside[0])]
@@ -608,7 +572,7 @@ class Checker:
                 if served != len(cl):
                     fail.add("exactly-once", f"level source {s}: {len(cl)} claims, {served} requests served")
             else:
-                sw = s >= SW_FIRST
+                sw = s >= self.sw_first
                 kind = "pend" if sw else "edge"
                 sets = self.sets[s]
                 events = len(sets)
@@ -636,7 +600,7 @@ class Checker:
                                          f"firmware count {got[2]}")
             self.per_source[s] = (kind, events, merged, cancelled, entries[s])
         for s in self.sources:
-            if self.pending(s, self.drained + 1):
+            if self.tl.pending(s, self.drained + 1):
                 fail.add("exactly-once", f"source {s} still pending when the firmware found everything served")
         ps = self.per_source.values()
         self.stats.update(hw_events=sum(v[1] for v in ps if v[0] != "pend"),
@@ -648,7 +612,7 @@ class Checker:
     def check_groups(self):
         """Groups pended together: served in rank order."""
         groups, cur = [], []
-        for e in self.sw(CH_PEND):
+        for e in self.sw(P.CH_PEND):
             n, k = (e.data >> 16) & 0xF, (e.data >> 20) & 0xF
             if k == 0:
                 cur = []
@@ -673,7 +637,8 @@ class Checker:
         self.stats["groups_checked"] = checked
 
     def check_base_latency(self, base):
-        """At level 0 (no trap frame) a pending source is taken within BASE_LATENCY_MAX cycles."""
+        """At level 0 (no trap frame) the CLIC's winner is taken within
+        BASE_LATENCY_MAX cycles of the first cycle the CLIC shows it."""
         worst = 0
         lo_lim, hi_lim = self.storm_begin, self.drained
         for a, b in base:
@@ -681,21 +646,7 @@ class Checker:
             end = hi_lim if b is None else min(b, hi_lim)
             if a >= end:
                 continue
-            v = None
-            for s in self.sources:
-                if self.pending(s, a - self.D):
-                    vs = a
-                else:
-                    if s in self.level_iv:
-                        r = self.level_rises[s]
-                    else:
-                        r = self.sets[s]
-                    k = bisect.bisect_left(r, a - self.D)
-                    if k == len(r):
-                        continue
-                    vs = r[k] + 1 + self.D
-                if vs < end and (v is None or vs < v):
-                    v = vs
+            v = self.tl.first_valid(a, end)
             if v is None:
                 continue
             if b is None or b > hi_lim:
@@ -720,7 +671,7 @@ def test_runs_to_completion(run):
     assert r.exit_code == 0, r.console + r.sim_log[-400:]
     assert "irqlab: exit 0" in r.console
     assert run.stats.intact and run.stats.hw_dropped == 0, run.stats.problems()
-    errs = [e.data for e in analysis.events(run.records) if e.kind == "sw" and e.index == CH_ERRORS]
+    errs = [e.data for e in analysis.events(run.records) if e.kind == "sw" and e.index == P.CH_ERRORS]
     assert errs[-2:] == [0xFFFFFFFF, 0], f"firmware errors: {[hex(e) for e in errs]}"
 
 
@@ -733,8 +684,8 @@ def diff_words(a, b):
 
 
 def test_storm_result_equals_quiet_result(checked):
-    quiet = result_words(checked.evs, CH_RESULT)
-    storm = result_words(checked.evs, CH_RESULT_STORM)
+    quiet = result_words(checked.evs, P.CH_RESULT)
+    storm = result_words(checked.evs, P.CH_RESULT_STORM)
     assert len(quiet) == len(storm) == WORK_WORDS
     d = diff_words(storm, quiet)
     assert not d, f"{len(d)} words differ (storm != quiet): " + "; ".join(d[:10])
@@ -799,7 +750,7 @@ __asm__(".global _start\n_start:\n  lw a0, 0(sp)\n  addi a1, sp, 4\n  call stub_
 def test_quiet_result_equals_qemu(checked, tmp_path_factory):
     cfg = checked.cfg
     ref = qemu_state(cfg.seed, cfg.iters, str(tmp_path_factory.getbasetemp()))
-    quiet = result_words(checked.evs, CH_RESULT)
+    quiet = result_words(checked.evs, P.CH_RESULT)
     assert len(ref) == WORK_WORDS
     d = diff_words(quiet, ref)
     assert not d, f"{len(d)} words differ (core != qemu): " + "; ".join(d[:10])

@@ -1,6 +1,7 @@
 """The host–firmware protocol, defined once: software-event channels, the
-generator's modes, the on-chip statistics selectors, and the run-time
-configuration block of each firmware application. The host imports it; the
+generator's modes, the on-chip statistics selectors, the run-time
+configuration block of each firmware application, and the channels and
+payload values an application adds (APP_PROTOCOLS). The host imports it; the
 firmware includes `irqlab_protocol.h` and the linker `irqlab_protocol.ld`,
 both generated from here by `c_header()` / `ld_script()` (irqlab/firmware.py
 writes them into every firmware build). The benchmarks themselves (test ids,
@@ -112,17 +113,93 @@ def config_by_magic(magic):
     return next((c for c in CONFIGS.values() if c.magic == magic), None)
 
 
+# ------------------------------------------------ per-application protocols
+@dataclass(frozen=True)
+class AppProtocol:
+    """What one application adds to the common protocol: its own
+    software-event channels (C: CH_<NAME>) and the named values of its
+    payloads, per prefix (C: <PREFIX>_<NAME>). Python reads them by the same
+    names as attributes: APP_PROTOCOLS["torture"].CH_ENTRY."""
+    app: str
+    channels: dict        # NAME -> (channel, payload doc)
+    values: dict          # PREFIX -> (doc, {NAME: (value, doc)})
+
+    def names(self):
+        """Every constant as C names it, name -> value."""
+        out = {f"CH_{n}": v for n, (v, _) in self.channels.items()}
+        for prefix, (_, vals) in self.values.items():
+            out.update({f"{prefix}_{n}": v for n, (v, _) in vals.items()})
+        return out
+
+    def __getattr__(self, name):
+        try:
+            return self.names()[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+APP_PROTOCOLS = {p.app: p for p in [
+    AppProtocol("torture", channels={
+        "CFG": (0x20, "configuration: words with a kind CFG_* in [31:24] (see the CFG values)"),
+        "ENTRY": (0x21, "first statement of a handler: id | mil << 8 | mcause.mpil << 16 | (mcause & 0xff) << 24"),
+        "EXIT": (0x22, "last statement of a handler (MIE=0 from here to the return): id | mil << 8"),
+        "PEND": (0x23, "one per pended source, after its whole group is pended (MIE=0): id | clicintctl << 8"
+                       " | group size << 16 | index in the group << 20 | pending handler's id << 24"),
+        "MARK": (0x24, "phase marker: an M_* value"),
+        "COUNT": (0x25, "after the storm, per source: id | handled << 8"),
+        "COUNT_PEND": (0x26, "after the storm, per source: id | times pended by software << 8"),
+        "THRESH": (0x27, "mintthresh written (MIE=0 from the write to the event): new | old << 8 | id << 16"
+                         " | (1 << 24: restored at the handler's exit)"),
+        "RESULT": (0x28, "final state of the quiet pass, word by word (registers, then the buffer)"),
+        "RESULT_STORM": (0x29, "final state of the storm pass, word by word"),
+        "ERRORS": (0x2A, "a failed check of the firmware (error code); at the end 0xffffffff, then the error count"),
+    }, values={
+        "M": ("phase markers (CH_MARK)", {
+            "QUIET_BEGIN": (1, "the quiet pass starts"),
+            "QUIET_END": (2, "the quiet pass ended"),
+            "STORM_BEGIN": (3, "the generator runs and interrupts are enabled: the storm pass starts"),
+            "STOP": (4, "the storm pass ended; the generator is stopped"),
+            "DRAINED": (5, "nothing pending and no handler ran for a while: every interrupt served"),
+            "DONE": (6, "results and counters sent"),
+        }),
+        "CFG": ("kinds of CH_CFG words, in [31:24]", {
+            "NLBITS": (1, "| cliccfg.nlbits"),
+            "SOURCE": (2, "| id | clicintctl << 8 | clicintattr << 16, per configured source"),
+            "MNXTI": (3, "| PC comparator; followed by the watched mnxti's pc and instruction word"),
+            "LINE": (4, "| generator line << 16 | mode << 8 | high"),
+            "ITERS": (5, "followed by the workload turns of each pass"),
+            "SEED": (6, "followed by the seed"),
+            "VECTORS": (7, "followed by mtvec and mtvt"),
+        }),
+    }),
+]}
+assert all(not ({v for v, _ in p.channels.values()} & {v for v, _ in CHANNELS.values()})
+           for p in APP_PROTOCOLS.values()), "an application channel collides with a common one"
+
+
 # ------------------------------------------------------------ generated C
+def _app_protocol_c(proto):
+    out = ["", f"/* The channels of application '{proto.app}'. */"]
+    out += [f"#define CH_{n} 0x{v:02x}u   /* {doc} */" for n, (v, doc) in proto.channels.items()]
+    for prefix, (what, vals) in proto.values.items():
+        out += ["", f"/* {what[0].upper() + what[1:]}. */"]
+        out += [f"#define {prefix}_{n} {v}u   /* {doc} */" for n, (v, doc) in vals.items()]
+    return out
+
+
 def c_header(app, benchmarks=()):
-    """irqlab_protocol.h for a build of `app`: channels, generator modes,
-    statistics selectors, test ids, and the app's configuration block as
-    `struct irqlab_config` with its defaults."""
+    """irqlab_protocol.h for a build of `app`: channels (the common ones and
+    the app's own, APP_PROTOCOLS), generator modes, statistics selectors,
+    test ids, and the app's configuration block as `struct irqlab_config`
+    with its defaults."""
     block = config_block(app)
     out = ["/* Generated from trace/protocol.py and trace/benchmarks.py: do not edit. */",
            "#ifndef IRQLAB_PROTOCOL_H", "#define IRQLAB_PROTOCOL_H", "#include <stdint.h>", ""]
     out.append("/* Software-event channels (stimulus ports). */")
     for name, (value, doc) in CHANNELS.items():
         out.append(f"#define CH_{name} 0x{value:02x}u   /* {doc} */")
+    if app in APP_PROTOCOLS:
+        out += _app_protocol_c(APP_PROTOCOLS[app])
     out += ["", "/* Interrupt generator modes. */"]
     out += [f"#define GEN_{name} {value}u" for name, value in GEN_MODES.items()]
     out += ["", "/* On-chip statistics event selectors: class in [7:6], index in [5:0]. */"]

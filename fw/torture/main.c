@@ -27,25 +27,10 @@
  * Run-time parameters: struct irqlab_config of app "torture" (trace/protocol.py:
  * seed, turns, gap, jitter, pend_chance), patched into the ROM image by the host.
  *
- * Trace (software events; the host decodes the same numbers):
- *     CH_CFG     configuration, words with a kind CFG_* in [31:24]: SEED, ITERS
- *                (each followed by the value), NLBITS (| nlbits), VECTORS
- *                (followed by mtvec, mtvt), MNXTI (| comparator, followed by
- *                the pc and the instruction word), LINE (| line << 16 | mode
- *                << 8 | high), SOURCE (| id | clicintctl << 8 | clicintattr << 16)
- *     CH_ENTRY   first statement of a handler: id | mil << 8 | mcause.mpil << 16
- *                | (mcause & 0xff) << 24
- *     CH_EXIT    last statement (MIE=0 from here to the return): id | mil << 8
- *     CH_PEND    one per pended source, after the whole group is pended (MIE=0):
- *                id | clicintctl << 8 | group size << 16 | index << 20 | pender << 24
- *     CH_THRESH  mintthresh written (MIE=0 from the write to the event):
- *                new | old << 8 | id << 16 | (1 << 24: restored at the exit)
- *     CH_MARK    phase markers M_*
- *     CH_COUNT   after the storm: id | handled << 8 (and CH_COUNT_PEND: id | pended << 8)
- *     CH_RESULT  the final states: word i of the quiet pass (CH_RESULT), of the
- *                storm pass (CH_RESULT_STORM), in order
- *     CH_ERRORS  a failed check of this program (error code); at the end
- *                0xffffffff and the number of errors
+ * Trace: software events on the application's own channels CH_CFG ..
+ * CH_ERRORS, with the phase markers M_* and the configuration kinds CFG_*
+ * (each with its payload: trace/protocol.py, APP_PROTOCOLS["torture"], which
+ * generates them into irqlab_protocol.h; the host reads the same definition).
  * The trace unit also records the core's trap entries and mrets (core event
  * kinds 1, 2) and, in the clic-nv build, retirements of the trampoline's
  * three mnxti instructions (PC comparators 0..2; CH_CFG gives each one's pc
@@ -61,21 +46,14 @@
 #define MINTTHRESH CSR_MINTTHRESH
 #define N_LINES IRQLAB_N_GEN_LINES
 #define GEN_SRC(line) (IRQLAB_IRQ_GEN + (line))
-#define SW_FIRST 16
-#define SW_LAST 63
+#define SW_FIRST IRQLAB_IRQ_FIRST_FREE       /* the sources no peripheral drives */
+#define SW_LAST (IRQLAB_CLIC_SOURCES - 1)
 #define TURN_CYCLES 720      /* about one workload turn without interrupts */
 #define STORM_SPAN 5
 
-enum {
-    CH_CFG = 0x20, CH_ENTRY, CH_EXIT, CH_PEND, CH_MARK, CH_COUNT, CH_COUNT_PEND, CH_THRESH,
-    CH_RESULT = 0x28, CH_RESULT_STORM, CH_ERRORS,
-};
-enum { M_QUIET_BEGIN = 1, M_QUIET_END, M_STORM_BEGIN, M_STOP, M_DRAINED, M_DONE };
-/* CH_CFG words: kind in [31:24]. */
-enum { CFG_NLBITS = 1, CFG_SOURCE, CFG_MNXTI, CFG_LINE, CFG_ITERS, CFG_SEED, CFG_VECTORS };
-
 _Static_assert(IRQLAB_CLIC_SOURCES == 64, "torture expects 64 CLIC sources");
 _Static_assert(IRQLAB_IRQ_GEN == 8 && N_LINES == 8, "generator lines are expected on sources 8..15");
+_Static_assert(SW_FIRST >= GEN_SRC(N_LINES), "the software-pended sources follow the generator's");
 
 static uint32_t quiet[WORK_WORDS], storm[WORK_WORDS];
 static volatile uint32_t handled[64], pended[64];
@@ -92,10 +70,6 @@ static inline uint32_t mix32(uint32_t x) {
     return x;
 }
 
-/* The HAL's global mask, under the names this test reads best with. */
-#define irq_off irq_save
-#define irq_on irq_global_enable
-
 static void error(uint32_t what) {
     errors++;
     stim(CH_ERRORS, what);
@@ -107,7 +81,7 @@ static void error(uint32_t what) {
 static void pend_group(uint32_t r, unsigned by) {
     unsigned want = 1 + (r & 3), n = 0;
     uint32_t list[4];
-    uint32_t s = irq_off();
+    uint32_t s = irq_save();
     for (unsigned tries = 0; tries < 8 && n < want; tries++) {
         r = mix32(r + 0x9e3779b9u);
         unsigned id = SW_FIRST + (r >> 8) % (SW_LAST - SW_FIRST + 1);
@@ -156,7 +130,7 @@ static void __attribute__((noinline)) clobber(uint32_t v) {
 static void __attribute__((noinline)) serve(unsigned id) {
     /* mil, mcause and the entry event in one MIE=0 window (clic-nv handlers
      * start with MIE=1), so the host knows which traps came before the reads. */
-    uint32_t s = irq_off();
+    uint32_t s = irq_save();
     uint32_t mil = CSRR(MINTSTATUS) >> 24;
     uint32_t cause = CSRR(mcause);
     uint32_t mpil = (cause >> 16) & 0xff;
@@ -176,7 +150,7 @@ static void __attribute__((noinline)) serve(unsigned id) {
 #endif
     uint32_t r = mix32(seed ^ (id * 0x9e3779b9u) ^ (n * 0x85ebca6bu));
 #if SHV
-    irq_on();                       /* nesting from here: mepc and mcause are saved */
+    irq_global_enable();                       /* nesting from here: mepc and mcause are saved */
 #endif
     if (level_line[id]) {
         gen_ack(1u << (level_line[id] - 1));
@@ -186,7 +160,7 @@ static void __attribute__((noinline)) serve(unsigned id) {
      * before the exit): interrupts at or below it wait, even above mil. */
     uint32_t r2 = mix32(r ^ 0x5bd1e995u), thresh = 0, old_thresh = 0;
     if ((r2 & 7) == 0) {
-        uint32_t s2 = irq_off();
+        uint32_t s2 = irq_save();
         old_thresh = CSRR(MINTTHRESH);
         thresh = (r2 >> 8) & 0xff;
         CSRW(MINTTHRESH, thresh);
@@ -198,7 +172,7 @@ static void __attribute__((noinline)) serve(unsigned id) {
     for (volatile uint32_t i = (r >> 28); i; i--)
         ;
     clobber(r);
-    irq_off();
+    irq_save();
     if ((r2 & 7) == 0) {
         CSRW(MINTTHRESH, old_thresh);
         stim(CH_THRESH, old_thresh | thresh << 8 | id << 16 | 1u << 24);
