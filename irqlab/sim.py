@@ -16,13 +16,12 @@ from dataclasses import dataclass, field
 
 from irqlab import paths, fwimage, corebuild, firmware
 from irqlab.errors import BuildError
-from irqlab.host import capture as cap
+from irqlab.host import capture as cap, protocol
 from irqlab.host.decode import check as check_trace
 from irqlab.rows import row as row_info
 
 TOP = "irqlab_sim"
-MODEL_INPUTS = ["soc", os.path.join("boards", "sim"), os.path.join("trace", "record.py"),
-                os.path.join("trace", "protocol.py"), os.path.join("irqlab", "errors.py")]
+MODEL_INPUTS = ["soc", os.path.join("boards", "sim"), os.path.join("trace", "record.py")]
 PACKAGES = ["litex", "migen", "pythondata-cpu-vexriscv", "pythondata-cpu-cv32e40p"]
 
 
@@ -69,6 +68,8 @@ def _model_hash(soc):
             h.update(os.path.relpath(f, paths.ROOT).encode())
             with open(f, "rb") as fh:
                 h.update(fh.read())
+    # Of the host–firmware protocol the gateware uses only the generator's modes.
+    h.update(repr(sorted(protocol.GEN_MODES.items())).encode())
     for p in PACKAGES:
         try:
             h.update(f"{p}={importlib.metadata.version(p)}".encode())

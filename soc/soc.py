@@ -190,7 +190,7 @@ class IrqlabSoC(SoCCore):
                        "mtimecmp": MTIMER_BASE + mtimer_regs.MTIMECMP, "mtip": self.has_mtip},
         }
         if cfg.clic_sources:
-            f["clic"] = {"base": CLIC_BASE, "sources": cfg.clic_sources,
+            f["clic"] = {"base": CLIC_BASE, "sources": cfg.clic_sources, "ctl_bits": self.clic.ctl_bits,
                          "register_after": CLIC_REGISTER_AFTER,
                          "output_delay": self.clic.output_delay}
         return f
