@@ -11,6 +11,7 @@ import time
 import pytest
 
 from irqlab import corebuild
+from irqlab.errors import UnknownName
 from irqlab.soc.configs import SOCS
 
 VARIANT = "clint"          # the retire-port simulation below drives the CLINT-style inputs
@@ -102,7 +103,7 @@ def test_hash_tracks_inputs(monkeypatch):
 
 
 def test_unknown_variant():
-    with pytest.raises(corebuild.CoreBuildError, match="unknown core variant"):
+    with pytest.raises(UnknownName, match="unknown core variant 'nope'"):
         corebuild.build_core("nope")
 
 
