@@ -48,7 +48,7 @@ class Model:
 
     @property
     def rom_size(self):
-        return self.facts["memory"]["rom"]
+        return self.facts["memory"]["rom"]["size"]
 
 
 def _model_hash(soc):
