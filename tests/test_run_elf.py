@@ -177,3 +177,24 @@ def test_docs_example_is_the_fixture():
     doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "USER_PROGRAMS.md")).read()
     for lang, name in (("ld", "link.ld"), ("c", "hello.c")):
         assert f"```{lang}\n" + open(os.path.join(FIXTURE, name)).read() + "```" in doc, name
+
+
+def test_docs_addresses_are_the_models(program):
+    """The address table of docs/USER_PROGRAMS.md (column of the vexriscv and
+    own-core SoCs) against the built model's facts."""
+    row, _ = program
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "docs", "USER_PROGRAMS.md")).read()
+    table = {}
+    for line in doc.splitlines():
+        cells = [c.strip().strip("`") for c in line.replace("\\|", "").strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0].startswith("IRQLAB_"):
+            table[cells[0]] = int(cells[1].replace("_", ""), 16)
+    facts = dict(userprog.program_facts(sim.ensure_model(row)))
+    assert table == facts
+
+
+def test_run_app_still_there(tmp_path):
+    assert_one_line_error(irqlab("run", "--core", "vexriscv", "--app", "nope"), "unknown firmware application")
+    assert_one_line_error(irqlab("run", "--core", "vexriscv", "--app", "bench", "--elf", tmp_path / "x.elf"),
+                          "--elf")
+    assert_one_line_error(irqlab("run", "--core", "vexriscv", "--dump-file", tmp_path / "x"), "--elf")
