@@ -167,6 +167,8 @@ def place(elf, mems, reset):
         off = s.paddr - m.origin
         img[off:off + len(s.data)] = s.data
         covered.append((m.name, off, off + s.memsz))
+    if not any(s.vaddr <= elf.entry < s.vaddr + s.memsz for s in elf.segments):
+        raise ImageError(f"{elf.path}: entry point 0x{elf.entry:08x} lies in none of its segments")
     if elf.entry != reset:
         m = memmap.containing(mems, reset)
         off = reset - m.origin
@@ -174,8 +176,6 @@ def place(elf, mems, reset):
             raise ImageError(f"{elf.path}: entry point 0x{elf.entry:08x} is not the reset vector "
                              f"0x{reset:08x}, and a segment covers the reset vector (put the entry at "
                              f"0x{reset:08x}, or leave its first {JUMP_BYTES} bytes free for a jump)")
-        if memmap.containing(mems, elf.entry) is None:
-            raise ImageError(f"{elf.path}: entry point 0x{elf.entry:08x} lies outside the SoC's memories")
         img = images.setdefault(m.name, bytearray(m.size))
         img[off:off + JUMP_BYTES] = jump(elf.entry)
     return images

@@ -81,6 +81,8 @@ def check_request(elf, row, dump_symbols=None, dump_addr=None, dump_file=None):
         raise ImageError("give --dump-symbols or --dump-range, not both")
     if dump_file and os.path.isdir(dump_file):
         raise ImageError(f"--dump-file '{dump_file}' is a folder")
+    if dump_file and not os.path.isdir(os.path.dirname(os.path.abspath(dump_file))):
+        raise ImageError(f"--dump-file '{dump_file}': no such folder")
     for name in dump_symbols or ():
         elf.symbol(name)
     check_isa(elf, row)
@@ -95,8 +97,9 @@ def run_elf(model, elf, trace_path, dump_symbols=None, dump_addr=None, dump_file
     mems = memmap.memories(model.facts)
     images = elfimage.place(elf, mems, model.facts["reset_address"])
     rng = dump_range(elf, mems, dump_symbols, dump_addr) if dump_file else None
-    result = sim.run(model, images.pop("rom", None), trace_path, images=images, max_cycles=max_cycles, progress=progress,
-                     label=os.path.basename(elf.path), dump=[rng.memory.name] if rng else ())
+    result = sim.run(model, images.pop("rom", None), trace_path, images=images, max_cycles=max_cycles,
+                     progress=progress, label=os.path.basename(elf.path),
+                     dump=[rng.memory.name] if rng else ())
     if rng:
         write_atomically(dump_file, rng.take(result.memories[rng.memory.name]))
     return result, rng

@@ -153,6 +153,8 @@ def test_unknown_symbol_and_bad_ranges(program, tmp_path):
                           "does not lie inside one memory")
     assert_one_line_error(irqlab(*run, "--dump-range", "0x10000000", "4"), "--dump-file")
     assert_one_line_error(irqlab(*run, "--dump-file", out), "--dump-symbols")
+    assert_one_line_error(irqlab(*run, "--dump-range", "0x10000000", "4", "--dump-file", tmp_path / "no" / "x"),
+                          "no such folder")
     assert not out.exists()
     assert not (tmp_path / "t.bin").exists()   # nothing ran
 
