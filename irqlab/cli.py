@@ -11,6 +11,13 @@ def _cores(text):
     return [c for c in text.split(",") if c] if text else None
 
 
+def _number(text):
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
+
+
 def cmd_cores(args):
     """The benchmark rows: each a SoC (CPU, interrupt controller) plus a firmware build."""
     from irqlab.rows import ROWS
@@ -88,15 +95,55 @@ def cmd_run(args):
     check_board(args.board)
     if args.board != "sim":
         raise BenchError("`irqlab run` simulates; on a board use `irqlab bench --board B --port DEV`")
+    dumping = args.dump_symbols or args.dump_range or args.dump_file
+    if dumping and not args.elf:
+        raise BenchError("--dump-symbols/--dump-range/--dump-file go with --elf FILE")
+    if args.elf and (args.app or args.probe):
+        raise BenchError("--elf runs a program of its own: leave out --app and --probe")
+    if args.elf:   # the program's own faults first, before any model is built
+        from irqlab import elfimage, userprog
+        from irqlab.rows import row
+        elf = elfimage.read(args.elf)
+        userprog.check_request(elf, row(args.core), args.dump_symbols, args.dump_range, args.dump_file)
     p = Progress()
     m = sim.ensure_model(args.core, p)
-    image = sim.load_image(m, sim.build_firmware(m, args.app, p))
-    r = sim.run(m, image, args.trace, probe_path=args.probe, max_cycles=args.max_cycles, progress=p)
+    if args.elf:
+        r, rng = userprog.run_elf(m, elf, args.trace, dump_symbols=args.dump_symbols,
+                                  dump_addr=args.dump_range, dump_file=args.dump_file,
+                                  max_cycles=args.max_cycles, progress=p)
+    else:
+        image = sim.load_image(m, sim.build_firmware(m, args.app or "bench", p))
+        r = sim.run(m, image, args.trace, probe_path=args.probe, max_cycles=args.max_cycles, progress=p)
+        rng = None
     p.done()
     sys.stdout.write(r.console)
+    sys.stdout.flush()
     print(r.sim_log.strip(), file=sys.stderr)
     print(f"trace: {args.trace} ({r.capture_stats.records} records)", file=sys.stderr)
+    if rng:
+        print(f"dump: {args.dump_file} ({rng.length} bytes of {rng.memory.name} from 0x{rng.start:08x})",
+              file=sys.stderr)
+    if not r.finished:
+        print(f"irqlab: the program did not end within --max-cycles {args.max_cycles} (exit status 3)",
+              file=sys.stderr)
     return r.exit_code
+
+
+def cmd_memmap(args):
+    """The addresses a program of its own needs on the row's SoC (docs/USER_PROGRAMS.md)."""
+    from irqlab import memmap, sim, userprog
+    from irqlab.progress import Progress
+    p = Progress()
+    m = sim.ensure_model(args.core, p)
+    p.done()
+    if args.ld:
+        sys.stdout.write(userprog.linker_script(m))
+        return
+    print(f"SoC '{m.soc}' (row '{m.row}')")
+    for mem in memmap.memories(m.facts):
+        print(f"  {mem}")
+    for name, value in userprog.program_facts(m):
+        print(f"  {name:20} 0x{value:08x}")
 
 
 def cmd_capture(args):
@@ -183,14 +230,25 @@ def parser():
     p.add_argument("--flash", action="store_true", help="write the SPI flash instead of SRAM")
     p.set_defaults(fn=cmd_load)
 
-    p = sub.add_parser("run", help="run the firmware in simulation, capture the trace")
+    p = sub.add_parser("run", help="run the firmware (or a program of your own) in simulation, capture the trace")
     p.add_argument("--board", default="sim")
     p.add_argument("--core", required=True)
-    p.add_argument("--app", default="bench")
+    p.add_argument("--app", help="a firmware application of fw/ (default: bench)")
+    p.add_argument("--elf", help="run this statically linked RV32 ELF instead (docs/USER_PROGRAMS.md)")
+    p.add_argument("--dump-symbols", nargs=2, metavar=("START", "END"),
+                   help="with --elf: dump memory from symbol START up to symbol END")
+    p.add_argument("--dump-range", nargs=2, metavar=("ADDR", "LEN"), type=_number,
+                   help="with --elf: dump LEN bytes of memory from ADDR")
+    p.add_argument("--dump-file", metavar="OUT", help="where the dump goes (raw little-endian bytes)")
     p.add_argument("--trace", default="trace.bin", help="where to write the captured trace")
     p.add_argument("--probe", help="also write the RTL probe log here")
     p.add_argument("--max-cycles", type=int, default=400_000_000)
     p.set_defaults(fn=cmd_run)
+
+    p = sub.add_parser("memmap", help="the addresses a program of your own needs on a core's SoC")
+    p.add_argument("--core", required=True)
+    p.add_argument("--ld", action="store_true", help="print a linker-script fragment (MEMORY and the symbols) instead")
+    p.set_defaults(fn=cmd_memmap)
 
     p = sub.add_parser("capture", help="capture a trace from socket://host:port or a serial port")
     p.add_argument("url")

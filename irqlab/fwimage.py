@@ -61,6 +61,25 @@ def to_readmemh(image):
     return "".join(f"{w:08x}\n" for w in words)
 
 
+def from_memh(text, size):
+    """Bytes of a memory from the hex text $writememh wrote (32-bit words,
+    one a line, `@index` address lines and // comments allowed), padded to size."""
+    data = bytearray(size)
+    index = 0
+    for line in text.splitlines():
+        line = line.split("//")[0].strip()
+        if not line:
+            continue
+        if line.startswith("@"):
+            index = int(line[1:], 16)
+            continue
+        for word in line.split():
+            if 4 * index + 4 <= size:
+                struct.pack_into("<I", data, 4 * index, int(word, 16) & 0xFFFFFFFF)
+            index += 1
+    return bytes(data)
+
+
 def crc32(data):
     return zlib.crc32(bytes(data)) & 0xFFFFFFFF
 

@@ -46,7 +46,7 @@ class Model:
 
     @property
     def rom_size(self):
-        return self.facts["memory"]["rom"]
+        return self.facts["memory"]["rom"]["size"]
 
 
 def _model_hash(soc):
@@ -137,6 +137,12 @@ class RunResult:
     capture_stats: object
     sim_log: str
     records: list = field(default_factory=list)   # decoded while capturing
+    memories: dict = field(default_factory=dict)  # name -> bytes, the memories read back at the end
+
+    @property
+    def finished(self):
+        """The firmware ended the run (the harness did not stop it at --max-cycles)."""
+        return "stopped at --max-cycles" not in self.sim_log
 
     def trace(self, allow_problems=False):
         """(records, stats) as read_trace gives them, without decoding again."""
@@ -145,20 +151,32 @@ class RunResult:
 
 
 def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progress=None, label=None,
-        console_in=None, probe_pc=None):
-    """Run the model with a ROM image; the trace is captured over the
-    simulator's socket with the host's capture code and written to trace_path."""
+        console_in=None, probe_pc=None, images=None, dump=()):
+    """Run the model with a ROM image (and, in `images`, full-size images of
+    other memories by name: sram, main_ram); the trace is captured over the
+    simulator's socket with the host's capture code and written to trace_path.
+    The memories named in `dump` are read back when the run ends
+    (RunResult.memories)."""
     label = label or model.row
+    images = dict(images or {})
+    if image is not None:
+        images["rom"] = image
     rundir = tempfile.mkdtemp(prefix="irqlab-run-")
     try:
         for f in os.listdir(model.gateware):
             if f.endswith(".init"):
                 shutil.copy(os.path.join(model.gateware, f), rundir)
-        with open(os.path.join(rundir, f"{TOP}_rom.init"), "w") as f:
-            f.write(fwimage.to_readmemh(image))
+        for name, img in images.items():
+            # The gateware loads each memory from <top>_<memory>.init with $readmemh.
+            with open(os.path.join(rundir, f"{TOP}_{name}.init"), "w") as f:
+                f.write(fwimage.to_readmemh(img))
         port = free_port()
         cmd = [model.binary, "--trace-tcp", str(port), "--max-cycles", str(max_cycles),
                "--console-file", os.path.join(rundir, "console.txt")]
+        dump_files = {name: os.path.join(rundir, f"dump-{name}.hex") for name in dump}
+        if dump_files:
+            from irqlab.boards.sim.memdump import plusarg
+            cmd += [plusarg(name, path) for name, path in dump_files.items()]
         if probe_path:
             cmd += ["--probe-file", os.path.abspath(probe_path)]
             if probe_pc is not None:
@@ -199,7 +217,14 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
             console = f.read()
         with open(log_path) as f:
             sim_log = f.read()
-        return RunResult(code, console, trace_path, result["stats"], sim_log, records)
+        memories = {}
+        for name, path in dump_files.items():
+            try:
+                with open(path) as f:
+                    memories[name] = fwimage.from_memh(f.read(), model.facts["memory"][name]["size"])
+            except OSError:
+                raise BuildError(f"the simulation wrote no dump of memory '{name}' ({sim_log.strip()})") from None
+        return RunResult(code, console, trace_path, result["stats"], sim_log, records, memories)
     finally:
         shutil.rmtree(rundir, ignore_errors=True)
 

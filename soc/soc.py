@@ -180,7 +180,11 @@ class IrqlabSoC(SoCCore):
             "soc": cfg.name,
             "cpu_type": cfg.cpu_type,
             "cpu_variant": cfg.cpu_variant,
-            "memory": dict(cfg.memory_map),
+            # Origin and size of each memory, as placed on the bus.
+            "memory": {name: {"origin": self.bus.regions[name].origin, "size": self.bus.regions[name].size}
+                       for name in cfg.memory_map},
+            "reset_address": self.cpu.reset_address,
+            "stim_base": STIM_BASE,
             "irq": self.irqmap.facts(),
             "trace": {"hw_lines": len(self.tracer.hw_lines), "gen_line": rec.HW_GEN_LINE,
                       "gen_phase": rec.HW_GEN_PHASE, "cpu_irq": rec.HW_CPU_IRQ,

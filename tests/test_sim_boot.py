@@ -25,7 +25,7 @@ def images():
 
 
 def main_ram_size(model):
-    return model.facts["memory"]["main_ram"]
+    return model.facts["memory"]["main_ram"]["size"]
 
 
 def latency_count(trace_path):

@@ -11,6 +11,10 @@
 //                             trace unit's counter held in that cycle; with
 //                             --probe-pc ADDR also each cycle the core's retire
 //                             port shows that pc ("P ts pc")
+//   memories at the end    -> +irqlab_dump_<rom|sram|main_ram>=PATH (Verilator
+//                             plusargs): the gateware's final blocks write that
+//                             memory with $writememh when top->final() runs
+//                             (boards/sim/memdump.py)
 //
 // The run ends when the firmware writes its exit code (simctrl) and the trace
 // stream has drained, or at --max-cycles (exit 3). Exit status = firmware code.

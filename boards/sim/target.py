@@ -19,6 +19,7 @@ from litex.soc.integration.builder import Builder
 
 from irqlab.soc.soc import IrqlabSoC
 from irqlab.soc.simctrl import SimControl
+from irqlab.boards.sim.memdump import MemoryDump
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = "irqlab_sim"
@@ -48,6 +49,9 @@ class SimSoC(IrqlabSoC):
         IrqlabSoC.__init__(self, platform, soc=soc, sys_clk_freq=SYS_CLK_FREQ, core_verilog=core_verilog,
                            uart_name="sim")
         self.simctrl = SimControl(platform.request("simctrl"))
+        # Each memory can be written to a file when the run ends (boards/sim/memdump.py).
+        for name in self.soc_config.memory_map:
+            self.specials += MemoryDump(getattr(self, name).mem, name)
         pads = platform.request("trace")
         t = self.tracer
         self.comb += [pads.valid.eq(t.source.valid), pads.data.eq(t.source.data), t.source.ready.eq(pads.ready)]
@@ -59,6 +63,24 @@ class SimSoC(IrqlabSoC):
             probe.retire_valid.eq(t.retire.valid), probe.retire_pc.eq(t.retire.pc),
             probe.enable.eq(t._enable.storage),
         ]
+
+
+# The CSRs a program of its own needs (docs/USER_PROGRAMS.md): end the run, console
+# out, start the trace unit (so that stimulus-port stores are recorded).
+HOST_CSRS = ("simctrl_exit", "uart_rxtx", "uart_txfull", "tracer_enable")
+
+
+def csr_addresses(csr_csv, names):
+    """Absolute addresses of the named CSRs, as LiteX placed them (csr.csv)."""
+    found = {}
+    with open(csr_csv) as f:
+        for line in f:
+            kind, name, addr, *_ = line.strip().split(",") + [""] * 3
+            if kind == "csr_register" and name in names:
+                found[name] = int(addr, 0)
+    missing = set(names) - set(found)
+    assert not missing, f"{csr_csv}: no CSR {', '.join(sorted(missing))}"
+    return found
 
 
 def generate(soc_name, out_dir, core_verilog=None):
@@ -80,8 +102,10 @@ def generate(soc_name, out_dir, core_verilog=None):
         v.write(TOP + ".v")
     finally:
         os.chdir(cwd)
+    facts = soc.facts()
+    facts["csr"] = csr_addresses(os.path.join(out_dir, "csr.csv"), HOST_CSRS)
     with open(os.path.join(out_dir, "soc.json"), "w") as f:
-        json.dump(soc.facts(), f, indent=1)
+        json.dump(facts, f, indent=1)
     with open(os.path.join(gw, "sources.f"), "w") as f:
         for path in platform.verilog_include_paths:
             f.write(f"+incdir+{path}\n")
