@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass, field
 
 from irqlab import paths, fwimage, corebuild, firmware
+from irqlab.errors import BuildError
 from irqlab.host import capture as cap, protocol
 from irqlab.host.decode import check as check_trace
 from irqlab.rows import row as row_info
