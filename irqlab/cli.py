@@ -160,11 +160,12 @@ def cmd_capture(args):
 
 def cmd_decode(args):
     from irqlab.host.decode import read_trace
-    from irqlab.host import record as rec
+    from irqlab.host import describe
     records, stats = read_trace(args.trace, allow_problems=args.allow_gaps)
     shown = records if args.limit is None else records[:args.limit]
+    fmt = describe.raw_line if args.raw else describe.line
     for r in shown:
-        print(f"{r.ts:>14} {rec.TYPE_NAMES[r.type]:8} seq={r.seq:3} payload=0x{r.payload:016x}")
+        print(fmt(r))
     print(f"# {stats.records} records, {stats.bytes} bytes; " +
           ("; ".join(stats.problems()) or "no gaps"), file=sys.stderr)
 
@@ -262,6 +263,7 @@ def parser():
     p = sub.add_parser("decode", help="print the records of a trace file")
     p.add_argument("trace")
     p.add_argument("--limit", type=int)
+    p.add_argument("--raw", action="store_true", help="the records' fields in hex (type, seq, payload)")
     p.add_argument("--allow-gaps", action="store_true", help="decode past corruption instead of failing")
     p.set_defaults(fn=cmd_decode)
 
