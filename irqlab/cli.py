@@ -191,6 +191,19 @@ def cmd_analyze(args):
         print(f"warning: {p}", file=sys.stderr)
 
 
+def cmd_export(args):
+    from irqlab.host import export
+    from irqlab.host.decode import read_trace
+    export.get(args.format)                    # an unknown format fails before the trace is read
+    records, stats = read_trace(args.trace, allow_problems=args.allow_gaps)
+    out = args.output or export.default_output(args.trace, args.format, args.table)
+    summary = export.export(records, args.format, out, args.clock_mhz * 1e6, source=os.path.basename(args.trace),
+                            table=args.table, start=args.start, max_samples=args.max_samples)
+    print(f"{'stdout' if out == '-' else out}: {summary}", file=sys.stderr)
+    for p in stats.problems():
+        print(f"warning: {p}", file=sys.stderr)
+
+
 def _benchmark_names():
     from irqlab.host.benchmarks import BENCHMARKS
     return list(BENCHMARKS)
@@ -266,6 +279,21 @@ def parser():
     p.add_argument("--raw", action="store_true", help="the records' fields in hex (type, seq, payload)")
     p.add_argument("--allow-gaps", action="store_true", help="decode past corruption instead of failing")
     p.set_defaults(fn=cmd_decode)
+
+    p = sub.add_parser("export", help="a trace for other tools: perfetto, vcd, sigrok, csv or json")
+    p.add_argument("trace")
+    p.add_argument("--format", required=True, metavar="FORMAT",
+                   help="perfetto (ui.perfetto.dev), vcd (GTKWave), sigrok (.sr: PulseView, sigrok-cli), "
+                        "csv or json (tables)")
+    p.add_argument("-o", "--output", help="output file, '-' for stdout (default: the trace's name with "
+                                          "the format's suffix)")
+    p.add_argument("--clock-mhz", type=float, default=100.0, help="the trace's clock (default 100)")
+    p.add_argument("--table", default="latencies", metavar="TABLE",
+                   help="csv/json: latencies (one row per interrupt, default) or events (one row per event)")
+    p.add_argument("--start", type=_number, help="sigrok: first cycle of the window (default: the first event)")
+    p.add_argument("--max-samples", type=_number, help="sigrok: window length in cycles (default 2^25)")
+    p.add_argument("--allow-gaps", action="store_true", help="export past corruption instead of failing")
+    p.set_defaults(fn=cmd_export)
 
     p = sub.add_parser("analyze", help="latency and throughput figures of a trace file")
     p.add_argument("trace")
