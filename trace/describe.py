@@ -99,7 +99,7 @@ def describe(r):
     if r.type == rec.TYPE_TIME_HI:
         return f"timestamp bits [63:48] = 0x{r.payload & 0xFFFF:04x}"
     if r.type == rec.TYPE_CONSOLE:
-        return f"console {chr(r.payload & 0xFF)!r}"
+        return repr(chr(r.payload & 0xFF))
     return f"payload 0x{r.payload:016x}"
 
 

@@ -1,7 +1,8 @@
 """A trace as a Value Change Dump (pyvcd) for GTKWave and other waveform
-viewers. Time unit: one clock period when the period is 1, 10 or 100 of a
-VCD unit (10 ns at 100 MHz, so times are cycles), else the largest unit that
-holds a whole number of periods (1 ns at 25 MHz: times are 40 x cycles).
+viewers. Time unit: the largest VCD unit (1, 10 or 100 s, ms, ... fs) that
+divides the clock period: 10 ns at 100 MHz, so times are cycles; 10 ns at
+25 MHz, times are 4 x cycles; 1 ns at 125 MHz, 8 x cycles. A period that no
+unit divides is rounded to femtoseconds.
 
   irqlab.lines   a 1-bit wire per hardware line that changes (gen0..7, phase0..7, irq0..15)
   irqlab.sw      the stimulus-port bus: channel, data, channel name, a strobe per store
