@@ -65,6 +65,10 @@ def cmd_bench(args):
     print()
     print(report.LEGEND)
     print(f"\nresults: {os.path.join(out, 'bench.json')}, report: {os.path.join(out, 'report.md')}")
+    from irqlab.host import htmlreport, results as resultsfile
+    page = htmlreport.write(resultsfile.runs_of(results, os.path.join(out, "bench.json")), out,
+                            warn=lambda m: print(f"warning: {m}", file=sys.stderr))
+    print(f"HTML report: {page}")
 
 
 def cmd_build(args):
@@ -204,6 +208,18 @@ def cmd_export(args):
         print(f"warning: {p}", file=sys.stderr)
 
 
+def cmd_report(args):
+    from irqlab.host import htmlreport, results as resultsfile
+    runs = resultsfile.load(args.results)
+    page = htmlreport.write(runs, args.output, warn=lambda m: print(f"warning: {m}", file=sys.stderr))
+    print(page)
+
+
+def cmd_compare(args):
+    from irqlab.host import compare, results as resultsfile
+    print(compare.table(resultsfile.load(args.results)))
+
+
 def _benchmark_names():
     from irqlab.host.benchmarks import BENCHMARKS
     return list(BENCHMARKS)
@@ -294,6 +310,15 @@ def parser():
     p.add_argument("--max-samples", type=_number, help="sigrok: window length in cycles (default 2^25)")
     p.add_argument("--allow-gaps", action="store_true", help="export past corruption instead of failing")
     p.set_defaults(fn=cmd_export)
+
+    p = sub.add_parser("report", help="an HTML page with tables and plots of one or more results files")
+    p.add_argument("results", nargs="+", help="bench.json files (irqlab bench)")
+    p.add_argument("-o", "--output", required=True, help="folder for report.html and its images")
+    p.set_defaults(fn=cmd_report)
+
+    p = sub.add_parser("compare", help="the headline table of results files, with the published references")
+    p.add_argument("results", nargs="+", help="bench.json files (irqlab bench)")
+    p.set_defaults(fn=cmd_compare)
 
     p = sub.add_parser("analyze", help="latency and throughput figures of a trace file")
     p.add_argument("trace")
