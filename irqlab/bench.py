@@ -7,7 +7,7 @@ import subprocess
 
 from irqlab import fwimage, paths, sim
 from irqlab.errors import BenchError, unknown
-from irqlab.host import analysis, report
+from irqlab.host import analysis, htmlreport, report, results as resultsfile
 from irqlab.rows import ROWS, row as row_info
 
 BOARDS = ["sim", "ulx3s", "arty"]
@@ -90,6 +90,7 @@ def write_outputs(results, out_dir):
     plotted = report.plot_latency(results, os.path.join(out_dir, "latency.png"))
     report.write_text(os.path.join(out_dir, "report.md"),
                       report.markdown(results, "latency.png" if plotted else None))
+    htmlreport.write(resultsfile.runs_of(results, os.path.join(out_dir, "bench.json")), out_dir)
 
 
 def bench(cores=None, board="sim", out_dir=None, config=None, progress=None):

@@ -65,6 +65,8 @@ def cmd_bench(args):
     print()
     print(report.LEGEND)
     print(f"\nresults: {os.path.join(out, 'bench.json')}, report: {os.path.join(out, 'report.md')}")
+    from irqlab.host import htmlreport
+    print(f"HTML report: {os.path.join(out, htmlreport.PAGE)}")
 
 
 def cmd_build(args):
@@ -160,11 +162,12 @@ def cmd_capture(args):
 
 def cmd_decode(args):
     from irqlab.host.decode import read_trace
-    from irqlab.host import record as rec
+    from irqlab.host import describe
     records, stats = read_trace(args.trace, allow_problems=args.allow_gaps)
     shown = records if args.limit is None else records[:args.limit]
+    fmt = describe.raw_line if args.raw else describe.line
     for r in shown:
-        print(f"{r.ts:>14} {rec.TYPE_NAMES[r.type]:8} seq={r.seq:3} payload=0x{r.payload:016x}")
+        print(fmt(r))
     print(f"# {stats.records} records, {stats.bytes} bytes; " +
           ("; ".join(stats.problems()) or "no gaps"), file=sys.stderr)
 
@@ -188,6 +191,31 @@ def cmd_analyze(args):
             print(f"  throughput: {t['cycles_per_irq']['median']:.1f} cycles per interrupt")
     for p in stats.problems():
         print(f"warning: {p}", file=sys.stderr)
+
+
+def cmd_export(args):
+    from irqlab.host import export
+    from irqlab.host.decode import read_trace
+    export.get(args.format)                    # an unknown format fails before the trace is read
+    records, stats = read_trace(args.trace, allow_problems=args.allow_gaps)
+    out = args.output or export.default_output(args.trace, args.format, args.table)
+    summary = export.export(records, args.format, out, args.clock_mhz * 1e6, source=os.path.basename(args.trace),
+                            table=args.table, start=args.start, max_samples=args.max_samples)
+    print(f"{'stdout' if out == '-' else out}: {summary}", file=sys.stderr)
+    for p in stats.problems():
+        print(f"warning: {p}", file=sys.stderr)
+
+
+def cmd_report(args):
+    from irqlab.host import htmlreport, results as resultsfile
+    runs = resultsfile.load(args.results)
+    page = htmlreport.write(runs, args.output, warn=lambda m: print(f"warning: {m}", file=sys.stderr))
+    print(page)
+
+
+def cmd_compare(args):
+    from irqlab.host import compare, results as resultsfile
+    print(compare.table(resultsfile.load(args.results)))
 
 
 def _benchmark_names():
@@ -262,8 +290,33 @@ def parser():
     p = sub.add_parser("decode", help="print the records of a trace file")
     p.add_argument("trace")
     p.add_argument("--limit", type=int)
+    p.add_argument("--raw", action="store_true", help="the records' fields in hex (type, seq, payload)")
     p.add_argument("--allow-gaps", action="store_true", help="decode past corruption instead of failing")
     p.set_defaults(fn=cmd_decode)
+
+    p = sub.add_parser("export", help="a trace for other tools: perfetto, vcd, sigrok, csv or json")
+    p.add_argument("trace")
+    p.add_argument("--format", required=True, metavar="FORMAT",
+                   help="perfetto (ui.perfetto.dev), vcd (GTKWave), sigrok (.sr: PulseView, sigrok-cli), "
+                        "csv or json (tables)")
+    p.add_argument("-o", "--output", help="output file, '-' for stdout (default: the trace's name with "
+                                          "the format's suffix)")
+    p.add_argument("--clock-mhz", type=float, default=100.0, help="the trace's clock (default 100)")
+    p.add_argument("--table", default="latencies", metavar="TABLE",
+                   help="csv/json: latencies (one row per interrupt, default) or events (one row per event)")
+    p.add_argument("--start", type=_number, help="sigrok: first cycle of the window (default: the first event)")
+    p.add_argument("--max-samples", type=_number, help="sigrok: window length in cycles (default 2^25)")
+    p.add_argument("--allow-gaps", action="store_true", help="export past corruption instead of failing")
+    p.set_defaults(fn=cmd_export)
+
+    p = sub.add_parser("report", help="an HTML page with tables and plots of one or more results files")
+    p.add_argument("results", nargs="+", help="bench.json files (irqlab bench)")
+    p.add_argument("-o", "--output", required=True, help="folder for report.html and its images")
+    p.set_defaults(fn=cmd_report)
+
+    p = sub.add_parser("compare", help="the headline table of results files, with the published references")
+    p.add_argument("results", nargs="+", help="bench.json files (irqlab bench)")
+    p.set_defaults(fn=cmd_compare)
 
     p = sub.add_parser("analyze", help="latency and throughput figures of a trace file")
     p.add_argument("trace")

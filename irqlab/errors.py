@@ -23,6 +23,14 @@ class TraceError(UserError):
     """A trace file is corrupt, truncated or has gaps."""
 
 
+class ExportError(UserError):
+    """A trace cannot be exported as asked (format, window, output)."""
+
+
+class ResultsError(UserError):
+    """A benchmark results file (bench.json) cannot be read or is not one."""
+
+
 class ImageError(UserError):
     """A firmware image or ELF cannot be loaded as asked."""
 

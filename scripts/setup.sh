@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEB_PACKAGES=(verilator gcc-riscv64-unknown-elf make g++ python3-venv git qemu-user)
+DEB_PACKAGES=(verilator gcc-riscv64-unknown-elf make g++ python3-venv git qemu-user sigrok-cli)
 
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

@@ -41,3 +41,23 @@ def test_the_blocker_blocks():
     r = subprocess.run([sys.executable, "-c", BLOCKER.replace("from irqlab.cli import main", "import migen")],
                        capture_output=True, text=True)
     assert r.returncode != 0 and "blocked for the test" in r.stderr
+
+
+def test_export_without_migen(tmp_path):
+    trace = tmp_path / "t.bin"
+    trace.write_bytes(latency_trace([40, 41, 45]))
+    for fmt in ("perfetto", "vcd", "sigrok", "csv", "json"):
+        r = run("export", str(trace), "--format", fmt, "-o", str(tmp_path / f"t.{fmt}"))
+        assert r.returncode == 0, r.stderr
+
+
+def test_report_and_compare_without_migen(tmp_path):
+    import json
+    from test_report import results
+    p = tmp_path / "bench.json"
+    p.write_text(json.dumps(results()))
+    r = run("compare", str(p))
+    assert r.returncode == 0 and "REFERENCE" in r.stdout, r.stderr
+    r = run("report", str(p), "-o", str(tmp_path / "html"))
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "html" / "report.html").exists()

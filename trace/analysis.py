@@ -135,10 +135,10 @@ def _stop(marker, stop_channel):
     return lambda e: is_handler_event(e, stop_channel)
 
 
-def latencies(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
-    """B - A for every interrupt: each rising edge of the line pairs with the
-    next B event (`marker`); an edge that arrives while one is unserved is
-    counted as merged (it cannot have its own handler run)."""
+def latency_pairs(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
+    """(A, B) timestamps of every interrupt: each rising edge of the line
+    pairs with the next B event (`marker`); an edge that arrives while one is
+    unserved is counted as merged (it cannot have its own handler run)."""
     stop = _stop(marker, stop_channel)
     out, start, merged = [], None, 0
     gen = rec.HW_GEN_LINE + line
@@ -149,9 +149,38 @@ def latencies(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
             else:
                 merged += 1
         elif start is not None and stop(e):
-            out.append(e.ts - start)
+            out.append((start, e.ts))
             start = None
     return out, merged
+
+
+def latencies(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
+    """B - A for every interrupt (latency_pairs), and the merged edges."""
+    pairs, merged = latency_pairs(window, line, stop_channel, marker)
+    return [b - a for a, b in pairs], merged
+
+
+@dataclass
+class Interrupt:
+    test: str        # the benchmark's name (trace/benchmarks.py)
+    index: int       # 0, 1, ... within its test
+    a: int           # A: rising edge of the generator line (cycle)
+    b: int           # B: handler entry (cycle)
+    marker: str      # which event B is (B_PC_MATCH, B_SW_EVENT)
+
+    @property
+    def latency(self):
+        return self.b - self.a
+
+
+def interrupts(records):
+    """Every interrupt of every test in the trace, paired as analyze() pairs them."""
+    out = []
+    for w in split_tests(events(records)):
+        marker = b_marker(w)
+        pairs, _ = latency_pairs(w, marker=marker)
+        out += [Interrupt(test_name(w.test), i, a, b, marker) for i, (a, b) in enumerate(pairs)]
+    return out
 
 
 def throughput(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):

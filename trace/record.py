@@ -44,6 +44,22 @@ HW_GEN_PHASE = 8      # lines 8..15: generator stimulation-phase envelopes
 HW_CPU_IRQ = 16       # lines 16..31: CPU interrupt inputs 0..15
 N_HW_LINES = 32
 
+
+def line_name(line):
+    """The name of hardware line `line` (a bit of the TYPE_HW masks): gen0..7
+    (generator outputs), phase0..7 (their stimulation-phase envelopes),
+    irq0..15 (the CPU's interrupt inputs)."""
+    if not 0 <= line < N_HW_LINES:
+        raise ValueError(f"no hardware line {line}")
+    if line >= HW_CPU_IRQ:
+        return f"irq{line - HW_CPU_IRQ}"
+    if line >= HW_GEN_PHASE:
+        return f"phase{line - HW_GEN_PHASE}"
+    return f"gen{line - HW_GEN_LINE}"
+
+
+LINE_NAMES = [line_name(i) for i in range(N_HW_LINES)]
+
 # Event selectors of the on-chip latency statistics: class in bits [7:6], index in [5:0].
 SEL_HW_RISE = 0
 SEL_HW_FALL = 1

@@ -1,0 +1,73 @@
+"""`irqlab compare`: the headline table, one row per measured core and one per
+published reference (trace/references.py), the references marked as such.
+
+  latency   to a C handler: the 'latency' benchmark, median/max cycles
+  b2b       back to back: the 'throughput' benchmark, cycles per interrupt
+  nested    a higher level preempting a running handler: 'preempt', median/max
+  B-Lmax    the worst-case latency benchmark, B-Tmax the maximal throughput
+            benchmark (CPS-IoTBench, seed 004): '-' until benchmarks of these
+            names exist (trace/benchmarks.py)
+"""
+
+from irqlab.host.references import PAPERS, REFERENCES
+
+B_LMAX = "b_lmax"
+B_TMAX = "b_tmax"
+HEADERS = ["core", "kind", "latency med/max", "b2b cyc", "nested med/max", "B-Lmax", "B-Tmax", "source"]
+MEASURED, REFERENCE = "measured", "REFERENCE"
+
+
+def _med_max(summary):
+    if not summary or not summary.get("count"):
+        return "-"
+    return f"{summary['median']}/{summary['max']}"
+
+
+def _per_irq(test):
+    c = test.get("cycles_per_irq", {})
+    return f"{c['median']:.1f}" if c.get("count") else "-"
+
+
+def _figure(fig, med_max=True):
+    if fig is None:
+        return "-"
+    if fig.stat == "max":
+        return f"-/{fig.cycles}" if med_max else f"≤{fig.cycles}"
+    return str(fig.cycles)
+
+
+def rows(runs):
+    """[{header: cell}] — measured rows first, then the references."""
+    out = []
+    for r in runs:
+        lmax = r.test(B_LMAX).get("latency", {})
+        out.append(dict(zip(HEADERS, [
+            r.name, MEASURED, _med_max(r.test("latency").get("latency")), _per_irq(r.test("throughput")),
+            _med_max(r.test("preempt").get("latency")), str(lmax["max"]) if lmax.get("count") else "-",
+            _per_irq(r.test(B_TMAX)), f"{r.source}, B {r.entry.get('b_marker_short', '?')}"])))
+    for ref in REFERENCES:
+        out.append(dict(zip(HEADERS, [
+            ref.name, REFERENCE, _figure(ref.latency), _figure(ref.back_to_back, False), _figure(ref.nested),
+            "-", "-", f"{ref.paper}, {ref.where}"])))
+    return out
+
+
+FOOTNOTE = ("REFERENCE rows are published figures, not measured here (single-cycle memory; "
+            "'-/N' = worst case N, median not given):")
+
+
+def papers():
+    return [f"{key}: {title}" for key, title in PAPERS.items()]
+
+
+def table(runs):
+    rs = rows(runs)
+    widths = [max(len(h), *(len(r[h]) for r in rs)) for h in HEADERS]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(HEADERS, widths)).rstrip(),
+             "  ".join("-" * w for w in widths)]
+    for k, r in enumerate(rs):
+        if k and r["kind"] != rs[k - 1]["kind"]:
+            lines.append("  ".join("-" * w for w in widths))
+        lines.append("  ".join(r[h].ljust(w) for h, w in zip(HEADERS, widths)).rstrip())
+    lines += ["", FOOTNOTE] + [f"  {p}" for p in papers()]
+    return "\n".join(lines)
