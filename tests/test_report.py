@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from irqlab.host import report
+from irqlab.host import atomic, report
 from irqlab.host.benchmarks import BENCHMARKS
 
 
@@ -83,7 +83,7 @@ def test_a_failed_write_leaves_nothing(tmp_path, monkeypatch):
 
     def broken_replace(src, dst):
         raise Boom()
-    monkeypatch.setattr(report.os, "replace", broken_replace)
+    monkeypatch.setattr(atomic.os, "replace", broken_replace)
     with pytest.raises(Boom):
         report.write_text(str(target), "new")
     assert target.read_text() == "old"

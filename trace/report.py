@@ -3,8 +3,8 @@ report and the latency plot. Files are written whole or not at all."""
 
 import json
 import os
-import tempfile
 
+from irqlab.host.atomic import atomic_open
 from irqlab.host.benchmarks import BENCHMARKS, Column
 
 
@@ -48,25 +48,13 @@ preempt: latency (same A and B) of a higher-level interrupt arriving while a low
 drops: events the trace unit dropped (FIFO full); on-chip: on-chip statistics equal the trace's"""
 
 
-def _atomic_write(path, text):
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def write_json(results, path):
-    _atomic_write(path, json.dumps(results, indent=1, sort_keys=False) + "\n")
+    write_text(path, json.dumps(results, indent=1, sort_keys=False) + "\n")
 
 
 def write_text(path, text):
-    _atomic_write(path, text)
+    with atomic_open(path) as f:
+        f.write(text)
 
 
 def histogram(values):
