@@ -6,25 +6,15 @@ import os
 import subprocess
 
 from irqlab import fwimage, paths, sim
+from irqlab.boards import registry
 from irqlab.host import analysis, report
 from irqlab.host.decode import read_trace
 from irqlab.soc.cpus import CORES, core_info
 from irqlab.soc.soc import ROM_SIZE
 
-BOARDS = ["sim", "ulx3s", "arty"]
-
 
 class BenchError(Exception):
     pass
-
-
-class UnknownBoard(ValueError):
-    pass
-
-
-def check_board(board):
-    if board not in BOARDS:
-        raise UnknownBoard(f"unknown board '{board}' (known: {', '.join(BOARDS)})")
 
 
 def git_revision():
@@ -78,8 +68,7 @@ def core_results(core, trace_path, clock_hz, fw_config, out_dir):
 
 
 def sim_clock_hz():
-    from irqlab.boards.sim.target import SYS_CLK_FREQ
-    return SYS_CLK_FREQ
+    return registry.board("sim").default_clock_hz
 
 
 def new_results(board, clock_hz):
@@ -102,7 +91,7 @@ def write_outputs(results, out_dir):
 
 
 def bench(cores=None, board="sim", out_dir=None, config=None, progress=None):
-    check_board(board)
+    registry.board(board)
     cores = cores or list(CORES)
     for c in cores:
         core_info(c)

@@ -1,7 +1,9 @@
 """The errors that mean 'bad input or environment', reported in one line."""
 
-from irqlab.bench import BenchError, UnknownBoard
-from irqlab.boardbuild import BoardBuildError
+from irqlab.bench import BenchError
+from irqlab.boards.descriptor import BoardOptionError
+from irqlab.boards.registry import UnknownBoard
+from irqlab.flows import BoardBuildError
 from irqlab.corebuild import CoreBuildError
 from irqlab.fwimage import ImageError
 from irqlab.host.capture import CaptureError
@@ -10,4 +12,4 @@ from irqlab.sim import BuildError
 from irqlab.soc.cpus import UnknownCore
 
 USER_ERRORS = (UnknownCore, UnknownBoard, CaptureError, TraceError, ImageError, BuildError, BenchError,
-               BoardBuildError, CoreBuildError)
+               BoardBuildError, BoardOptionError, CoreBuildError)
