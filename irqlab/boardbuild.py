@@ -67,7 +67,7 @@ def default_bitstream(board, core):
     if not r.get("bitstream"):
         raise BoardBuildError(f"the last {board}/{core} build wrote no bitstream (bitstreams/{board}-{core}.json"
                               f" says why); build it again or pass --bitstream")
-    return os.path.join(paths.ROOT, r["bitstream"]), r
+    return os.path.normpath(os.path.join(paths.ROOT, r["bitstream"])), r
 
 
 def load(board, core, bitstream=None, flash=False):

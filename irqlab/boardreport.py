@@ -7,7 +7,7 @@ import os
 
 from irqlab import paths
 
-BITSTREAMS = os.path.join(paths.ROOT, "bitstreams")
+BITSTREAMS = paths.BITSTREAMS
 
 
 def report_path(board, core):

@@ -42,9 +42,11 @@ class LogSteps:
     matches a step other than the current one starts that step. Every line
     is also shown as live detail on a terminal."""
 
-    def __init__(self, progress, prefix, patterns):
+    def __init__(self, progress, prefix, patterns, first=None):
         self.progress, self.prefix, self.patterns = progress, prefix, patterns
-        self.current = None
+        self.current = first            # the step the tool starts in, shown before it prints anything
+        if first and progress is not None:
+            progress.step(f"{prefix}: {first}")
 
     def feed(self, line):
         if self.progress is None:

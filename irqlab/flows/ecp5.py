@@ -27,7 +27,8 @@ def build(job):
     gw = litexgen.generate(job, job.dir, rom=True)
     log = os.path.join(job.dir, "flow.log")
     job.step("synthesis, place and route (yosys + nextpnr-ecp5 in WebAssembly; 15-20 minutes)")
-    scriptrun.run(["bash", f"build_{litexgen.TOP}.sh"], gw, log, LogSteps(job.progress, step_prefix, STEPS),
+    steps = LogSteps(job.progress, step_prefix, STEPS, first=STEPS[0][1])
+    scriptrun.run(["bash", f"build_{litexgen.TOP}.sh"], gw, log, steps,
                   path_first=[own_tools_dir()], what=f"{step_prefix}: the ECP5 flow")
     with open(log, errors="replace") as f:
         util, clocks = logs.parse_nextpnr(f.read())

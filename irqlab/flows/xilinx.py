@@ -109,7 +109,7 @@ def generate_openxc7(job, out, setup):
     """The openXC7 project. LiteX checks for CHIPDB and PRJXRAY_DB_DIR while
     it writes the script, and tries (unchecked) to make a missing chip
     database; so it writes against a placeholder, deleted right after, and
-    the script is pointed at the real paths."""
+    the script is pointed at the real paths and at the project's yosys."""
     ph = os.path.join(out, "placeholder")
     os.makedirs(os.path.join(ph, "chipdb"), exist_ok=True)
     os.makedirs(os.path.join(ph, "prjxray-db"), exist_ok=True)
@@ -125,6 +125,9 @@ def generate_openxc7(job, out, setup):
         text = f.read()
     text = text.replace(os.path.join(ph, "chipdb"), os.path.dirname(setup.chipdb)) \
                .replace(os.path.join(ph, "prjxray-db"), setup.prjxray)
+    # The project's own yosys even when the script is run by hand (Debian's
+    # 0.23 crashes in synth_xilinx -abc9 on this design).
+    text = re.sub(r"^yosys ", os.path.join(own_tools_dir(), "yosys") + " ", text, flags=re.M)
     if ph in text:
         raise BoardBuildError(f"{script}: LiteX wrote a path this flow does not know; cannot point it at "
                               f"the chip database")
@@ -178,7 +181,7 @@ def _run(job, tc, gw, setup):
     what = f"{job.board.name}/{job.core}: the {tc} flow"
     job.step(f"{tc}: synthesis, place and route")
     scriptrun.run(["bash", f"build_{litexgen.TOP}.sh"], gw, log,
-                  LogSteps(job.progress, f"{job.board.name}/{job.core}", STEPS[tc]),
+                  LogSteps(job.progress, f"{job.board.name}/{job.core}", STEPS[tc], first=STEPS[tc][0][1]),
                   path_first=[own_tools_dir()] if tc == "openxc7" else None, what=what)
     entry = {"run": True, "reason": None, "log": os.path.relpath(log, paths.ROOT), "bitstream": None,
              **_results(tc, gw, log)}
