@@ -4,6 +4,7 @@ them in bitstreams/RESOURCES.md, and the few lines the CLI prints."""
 
 import json
 import os
+import shutil
 
 from irqlab import paths
 
@@ -37,6 +38,28 @@ def write(report):
         f.write("\n")
     os.replace(path + ".tmp", path)
     write_resources_table()
+
+
+def timing_failure(what, clk_hz, clocks, name):
+    worst = min(clocks.values(), key=lambda c: c["fmax_mhz"] - c["target_mhz"]) if clocks else None
+    return (f"{what}: timing not met at {clk_hz / 1e6:.0f} MHz"
+            + (f" (Fmax {worst['fmax_mhz']:.1f} MHz)" if worst else " (no timing report in the log)")
+            + f"; no bitstream copied; report: bitstreams/{name}.json")
+
+
+def copy_bitstream(src_base, name, log, exts=(".bit",)):
+    """<src_base>.<ext> -> bitstreams/<name>.<ext> (atomic), only once every
+    one is there; returns the .bit's path relative to the repository."""
+    from irqlab.flows import BoardBuildError
+    os.makedirs(BITSTREAMS, exist_ok=True)
+    for ext in exts:
+        if not os.path.exists(src_base + ext):
+            raise BoardBuildError(f"{name}: the flow wrote no {ext} (log: {log})")
+    for ext in exts:
+        dst = os.path.join(BITSTREAMS, name + ext)
+        shutil.copy(src_base + ext, dst + ".tmp")
+        os.replace(dst + ".tmp", dst)
+    return os.path.relpath(os.path.join(BITSTREAMS, name + exts[0]), paths.ROOT)
 
 
 def _fmax(clocks):

@@ -2,10 +2,13 @@
 figures of its report. One module per flow (the board descriptor names it):
 
     ecp5.py      yosys + nextpnr-ecp5 + ecppack (the PyPI builds, boards/yowasp_tools.py)
-    xilinx.py    Vivado and openXC7 (nextpnr-xilinx), and the yosys utilization estimate
+    xilinx.py    Vivado and openXC7 (nextpnr-xilinx): what each needs, running, reading the results
+    xc7estimate.py  the yosys utilization estimate in every Arty report
     litexgen.py  the LiteX generation step both share
     scriptrun.py runs a flow's build script with its log and progress
     logs.py      reads nextpnr, Vivado and yosys logs
+
+Reports and bitstream copies: irqlab/boardreport.py.
 """
 
 import importlib

@@ -5,9 +5,8 @@ copied, when timing is not met at the requested clock."""
 
 import os
 import re
-import shutil
 
-from irqlab import boardreport, paths
+from irqlab import boardreport
 from irqlab.flows import BoardBuildError, litexgen, logs, own_tools_dir, scriptrun
 from irqlab.progress import LogSteps
 
@@ -39,28 +38,8 @@ def build(job):
               "utilization": util, "bitstream": None}
     if not report["timing_met"]:
         boardreport.write(report)
-        raise BoardBuildError(timing_failure(step_prefix, job.options["sys_clk_freq"], clocks, job.name))
-    report["bitstream"] = copy_bitstream(gw, job.name, log, exts=(".bit", ".svf"))
+        raise BoardBuildError(boardreport.timing_failure(step_prefix, job.options["sys_clk_freq"], clocks, job.name))
+    report["bitstream"] = boardreport.copy_bitstream(os.path.join(gw, litexgen.TOP), job.name, log,
+                                                     exts=(".bit", ".svf"))
     boardreport.write(report)
     return report
-
-
-def timing_failure(what, clk_hz, clocks, name):
-    worst = min(clocks.values(), key=lambda c: c["fmax_mhz"] - c["target_mhz"]) if clocks else None
-    return (f"{what}: timing not met at {clk_hz / 1e6:.0f} MHz"
-            + (f" (Fmax {worst['fmax_mhz']:.1f} MHz)" if worst else " (no timing report in the log)")
-            + f"; no bitstream copied; report: bitstreams/{name}.json")
-
-
-def copy_bitstream(gw, name, log, exts=(".bit",)):
-    """gateware/irqlab.<ext> -> bitstreams/<name>.<ext> (atomic); returns the .bit's path."""
-    os.makedirs(boardreport.BITSTREAMS, exist_ok=True)
-    for ext in exts:
-        src = os.path.join(gw, litexgen.TOP + ext)
-        if not os.path.exists(src):
-            raise BoardBuildError(f"{name}: the flow wrote no {ext} (log: {log})")
-    for ext in exts:
-        dst = os.path.join(boardreport.BITSTREAMS, name + ext)
-        shutil.copy(os.path.join(gw, litexgen.TOP + ext), dst + ".tmp")
-        os.replace(dst + ".tmp", dst)
-    return os.path.relpath(os.path.join(boardreport.BITSTREAMS, name + exts[0]), paths.ROOT)

@@ -27,7 +27,6 @@ from typing import Optional
 
 from irqlab import boardreport, paths
 from irqlab.flows import BoardBuildError, litexgen, logs, own_tools_dir, scriptrun, xc7estimate
-from irqlab.flows.ecp5 import copy_bitstream, timing_failure
 from irqlab.progress import LogSteps
 from irqlab.soc.cpus import core_info
 
@@ -186,8 +185,8 @@ def _run(job, tc, gw, setup):
     entry = {"run": True, "reason": None, "log": os.path.relpath(log, paths.ROOT), "bitstream": None,
              **_results(tc, gw, log)}
     if not entry["timing_met"]:
-        return entry, timing_failure(what, job.options["sys_clk_freq"], entry["clocks"], job.name)
-    entry["bitstream"] = copy_bitstream(gw, f"{job.name}-{tc}", log)
+        return entry, boardreport.timing_failure(what, job.options["sys_clk_freq"], entry["clocks"], job.name)
+    entry["bitstream"] = boardreport.copy_bitstream(os.path.join(gw, litexgen.TOP), f"{job.name}-{tc}", log)
     return entry, None
 
 
