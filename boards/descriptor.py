@@ -3,7 +3,7 @@
 option checks, the FPGA flow, the programmer, the header pins, the serial
 link and the firmware settings of the board benchmark.
 
-Pins name what is printed on the board (`label`) and where LiteX finds the
+Pins carry a label (the board's name for the pin where it has one) and where LiteX finds the
 ball: a connector pin of the litex-boards platform (`site="pmoda:0"`) or one
 (sub)signal of one of its resources (`resource=("gpio", 0, "p")`), so the
 ball numbers stay in litex-boards.

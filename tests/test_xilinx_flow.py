@@ -149,7 +149,8 @@ def test_missing_tool_is_a_one_line_error_naming_it(standin):
     r = _report(standin)                                            # still: projects, report, estimate
     assert r["estimate"]["luts"] == 1 and not r["flows"]["openxc7"]["run"]
     assert os.path.exists(os.path.join(paths.ROOT, r["projects"]["openxc7"], "build_irqlab.sh"))
-    assert "vivado (not on PATH" in r["flows"]["vivado"]["reason"]
+    assert r["flows"]["vivado"]["reason"] == "not asked (--toolchain openxc7)"
+    assert "vivado (not on PATH" in xilinx.build(_job(standin))["flows"]["vivado"]["reason"]
 
 
 def test_tools_but_no_chipdb_writes_report_and_estimate(standin):

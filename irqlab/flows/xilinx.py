@@ -202,12 +202,13 @@ def build(job):
         missing = setup.missing if tc == "openxc7" else vivado_missing()
         if tc == "openxc7" and not open_flow:
             missing = ["a core yosys can read (this core is SystemVerilog with package imports)"]
+        skip = f"--toolchain {job.toolchain_asked}" if job.toolchain_asked not in (None, tc) else None
         job.step(f"writing the {tc} project")
         gw = generate_openxc7(job, out, setup) if tc == "openxc7" else \
             litexgen.generate(job, out, {**job.options, "toolchain": tc}, rom=True)
         report["projects"][tc] = os.path.relpath(gw, paths.ROOT)
-        if missing:
-            reason = "missing " + "; ".join(missing)
+        if missing or skip:
+            reason = f"not asked ({skip})" if skip else "missing " + "; ".join(missing)
             job.step(f"{tc} not run: {reason}")
             report["flows"][tc] = {"run": False, "reason": reason, "bitstream": None}
             if tc == job.toolchain_asked:
