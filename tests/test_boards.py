@@ -59,7 +59,7 @@ def test_arty_projects_and_estimate():
     with open(os.path.join(vivado, "irqlab.xdc")) as f:
         xdc = f.read()
     for ball in ("G13", "K16", "E15", "E16", "D15", "C15", "J17"):    # JA1, JA10, JB1, JB2, JB3, JB4, JB7
-        assert f"PACKAGE_PIN {ball} " in xdc, ball
+        assert f"set_property LOC {ball} " in xdc, ball
     e = r["estimate"]
     assert 1000 < e["luts"] < 30000 and e["flip_flops"] > 500 and e["bram36"] + e["bram18"] > 2
     for tc, fl in r["flows"].items():
