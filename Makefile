@@ -6,7 +6,7 @@ VENV := .venv
 IRQLAB := $(VENV)/bin/irqlab
 PYTEST_ARGS ?=
 # `make test` includes the ULX3S bitstream of the clic SoC (tests marked fpga,
-# 15-20 min of place and route in WebAssembly): CI's budget is 60 minutes on
+# 15-22 min of place and route in WebAssembly): CI's budget is 60 minutes on
 # 2 cores. `make test PYTEST_MARKS="not fpga"` leaves it out; `make
 # test-boards` runs only the board tests (both boards' builds and flows).
 PYTEST_MARKS ?=

@@ -1,6 +1,6 @@
 """Board builds: the ULX3S bitstream of the project's CLIC core through the open ECP5
 flow (timing met at its clock, read back as the right device; marked `fpga`:
-place and route takes 15-20 minutes in WebAssembly; `make test` runs it, and
+place and route takes 15-22 minutes in WebAssembly; `make test` runs it, and
 `make test-boards` runs only these), and the Arty projects for Vivado and
 openXC7 with a yosys utilization estimate. The Arty flows' decisions with
 stand-in tools are in tests/test_xilinx_flow.py."""

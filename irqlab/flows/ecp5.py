@@ -25,7 +25,7 @@ def build(job):
     job.step("generating the project with the firmware in ROM")
     gw = litexgen.generate(job, job.dir, rom=True)
     log = os.path.join(job.dir, "flow.log")
-    job.step("synthesis, place and route (yosys + nextpnr-ecp5 in WebAssembly; 15-20 minutes)")
+    job.step("synthesis, place and route (yosys + nextpnr-ecp5 in WebAssembly; 15-22 minutes)")
     steps = LogSteps(job.progress, step_prefix, STEPS, first=STEPS[0][1])
     scriptrun.run(["bash", f"build_{litexgen.TOP}.sh"], gw, log, steps,
                   path_first=[own_tools_dir()], what=f"{step_prefix}: the ECP5 flow")
