@@ -6,16 +6,10 @@ import os
 import subprocess
 
 from irqlab import fwimage, paths, sim
-from irqlab.errors import BenchError, unknown
+from irqlab.boards import registry
+from irqlab.errors import BenchError
 from irqlab.host import analysis, htmlreport, report, results as resultsfile
 from irqlab.rows import ROWS, row as row_info
-
-BOARDS = ["sim", "ulx3s", "arty"]
-
-
-def check_board(board):
-    if board not in BOARDS:
-        raise unknown("board", board, BOARDS)
 
 
 def git_revision():
@@ -69,8 +63,7 @@ def row_results(row, records, stats, trace_path, clock_hz, fw_config, out_dir):
 
 
 def sim_clock_hz():
-    from irqlab.boards.sim.target import SYS_CLK_FREQ
-    return SYS_CLK_FREQ
+    return registry.board("sim").default_clock_hz
 
 
 def new_results(board, clock_hz):
@@ -95,7 +88,7 @@ def write_outputs(results, out_dir):
 
 def bench(cores=None, board="sim", out_dir=None, config=None, progress=None):
     """Run every row named in `cores` (default: all) and write the results."""
-    check_board(board)
+    registry.board(board)
     cores = cores or list(ROWS)
     for c in cores:
         row_info(c)

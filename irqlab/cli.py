@@ -43,8 +43,8 @@ def cmd_bench(args):
         from irqlab.host.benchmarks import BENCHMARKS
         config["tests"] = BENCHMARKS[args.only].test_id
     from irqlab import paths
-    from irqlab.bench import check_board
-    check_board(args.board)
+    from irqlab.boards import registry
+    registry.board(args.board)
     if args.port:
         from irqlab.hwbench import bench_board
         from irqlab.errors import BenchError
@@ -73,9 +73,11 @@ def cmd_build(args):
     from irqlab import sim
     from irqlab.progress import Progress
     p = Progress()
-    if args.board != "sim":
+    from irqlab.boards import registry
+    if registry.board(args.board).is_fpga:
         from irqlab import boardbuild
         r = boardbuild.build(args.board, args.core, p, device=args.device, variant=args.variant,
+                             toolchain=args.toolchain,
                              sys_clk_freq=args.sys_clk_mhz * 1e6 if args.sys_clk_mhz else None)
         print(boardbuild.summary(r))
         return
@@ -91,11 +93,10 @@ def cmd_load(args):
 
 def cmd_run(args):
     from irqlab import sim
-    from irqlab.bench import check_board
+    from irqlab.boards import registry
     from irqlab.errors import BenchError
     from irqlab.progress import Progress
-    check_board(args.board)
-    if args.board != "sim":
+    if registry.board(args.board).is_fpga:
         raise BenchError("`irqlab run` simulates; on a board use `irqlab bench --board B --port DEV`")
     dumping = args.dump_symbols or args.dump_range or args.dump_file
     if dumping and not args.elf:
@@ -223,6 +224,11 @@ def _benchmark_names():
     return list(BENCHMARKS)
 
 
+def board_names():
+    from irqlab.boards.registry import names
+    return names()
+
+
 def parser():
     ap = argparse.ArgumentParser(prog="irqlab", description="Interrupt latency and throughput, measured to the cycle.")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -239,22 +245,27 @@ def parser():
     p.add_argument("--seed", type=lambda s: int(s, 0), help="arrival-jitter seed")
     p.add_argument("--only", choices=_benchmark_names(), help="run one benchmark")
     p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
-    p.add_argument("--baud", type=int, default=3_000_000)
+    p.add_argument("--baud", type=int, help="board: the link's baud rate (default: the board's, 3000000)")
     p.set_defaults(fn=cmd_bench)
 
     p = sub.add_parser("build", help="build the simulation model, or a board's bitstream and report")
-    p.add_argument("--board", default="sim", help="sim, ulx3s or arty")
+    p.add_argument("--board", default="sim", help=f"{', '.join(board_names())} (default sim)")
     p.add_argument("--core", required=True)
     p.add_argument("--app", default="bench")
     p.add_argument("--device", help="ULX3S: LFE5U-12F/25F/45F/85F (default 85F)")
     p.add_argument("--variant", help="Arty: a7-35 or a7-100 (default a7-35)")
-    p.add_argument("--sys-clk-mhz", type=float, help="system clock (default: ULX3S 50, Arty 100)")
+    p.add_argument("--toolchain", help="Arty: vivado or openxc7: that flow must run (default: each flow "
+                                       "whose tools are installed)")
+    p.add_argument("--sys-clk-mhz", type=float, help="system clock (default: the board's for the core's SoC; "
+                                                     "docs/BOARDS.md)")
     p.set_defaults(fn=cmd_build)
 
     p = sub.add_parser("load", help="program a board with its bitstream (openFPGALoader)")
-    p.add_argument("--board", required=True, help="ulx3s or arty")
+    p.add_argument("--board", required=True, help="an FPGA board: " + ", ".join(n for n in board_names() if n != "sim"))
     p.add_argument("--core", default="vexriscv")
-    p.add_argument("--bitstream", help="default: bitstreams/<board>-<core>.bit")
+    p.add_argument("--bitstream", help="default: the bitstream the last build wrote, as named in "
+                                       "bitstreams/<board>-<core>.json (ULX3S: <board>-<core>.bit; "
+                                       "Arty: <board>-<core>-<toolchain>.bit)")
     p.add_argument("--flash", action="store_true", help="write the SPI flash instead of SRAM")
     p.set_defaults(fn=cmd_load)
 

@@ -4,30 +4,26 @@ The same firmware as in simulation, linked for main RAM, is sent over the
 board's serial link to the boot code in ROM (fw/common/boot.c), so a new
 firmware needs no new bitstream. The trace comes back on the same link with
 the console inside it; the host tool decodes and analyses it exactly as it
-does the simulator's.
+does the simulator's. The board's descriptor gives the link's baud rate and
+the firmware settings for a UART link (`bench_defaults`).
 """
 
 import os
 
-from irqlab import boardbuild, firmware, fwimage, paths
+from irqlab import boardbuild, boardreport, firmware, fwimage, paths
 from irqlab.bench import new_results, row_results, write_outputs
+from irqlab.boards import registry
 from irqlab.errors import BenchError
-from irqlab.host import protocol
 from irqlab.host.capture import capture
 from irqlab.host.decode import check as check_trace
 from irqlab.rows import row as row_info
 
-# A UART carries ~300 kB/s at 3 Mbaud: lean tracing (A, B and the phase
-# envelope only) and arrivals far enough apart that the link keeps up. The
-# on-chip statistics stay exact whatever the link does.
-BOARD_DEFAULTS = {"lat_period": 20000, "lat_jitter": 0xFF, "flags": protocol.FLAG_TRACE_LEAN}
 
-
-def bench_board(board, core, port, config=None, out_dir=None, progress=None, baudrate=3_000_000,
+def bench_board(board, core, port, config=None, out_dir=None, progress=None, baudrate=None,
                 max_seconds=600):
+    b = registry.fpga_board(board)
     d = boardbuild.board_dir(board, core)
     include = os.path.join(d, "software", "include")
-    report_path = os.path.join(boardbuild.BITSTREAMS, f"{board}-{core}.json")
     if not os.path.isdir(include):
         raise BenchError(f"no {board} build for core '{core}': run `irqlab build --board {board} --core {core}` "
                          f"and load its bitstream first")
@@ -36,9 +32,12 @@ def bench_board(board, core, port, config=None, out_dir=None, progress=None, bau
         progress.step(f"{board}/{core}: building the firmware for main RAM")
     fw = firmware.build(core, "bench", include, os.path.join(d, "fw", f"{core}-bench-ram"), layout="ram")
     image = fwimage.load_image(fw, ram_size)
-    fwimage.patch_config(image, ram_size, **{**BOARD_DEFAULTS, **(config or {})})
+    fwimage.patch_config(image, ram_size, **{**b.bench_defaults, **(config or {})})
     fw_config = fwimage.read_config(image, ram_size)
-    clock_hz = _board_clock(report_path, board)
+    # The clock the bitstream was built for (its report), else the board's default.
+    built = boardreport.read(board, core)
+    clock_hz = built["sys_clk_mhz"] * 1e6 if built and "sys_clk_mhz" in built else \
+        b.clock_hz(row_info(core).soc)
 
     out_dir = out_dir or os.path.join(paths.RESULTS, board)
     os.makedirs(out_dir, exist_ok=True)
@@ -46,7 +45,8 @@ def bench_board(board, core, port, config=None, out_dir=None, progress=None, bau
     if progress:
         progress.step(f"{board}/{core}: loading the firmware over {port} and capturing the trace")
     records = []
-    stats = capture(port, trace_path, baudrate=baudrate, max_seconds=max_seconds, records=records,
+    stats = capture(port, trace_path, baudrate=baudrate or b.link.baudrate, max_seconds=max_seconds,
+                    records=records,
                     send=fwimage.load_frame(image), until_console="irqlab: exit",
                     on_progress=(lambda st: progress.update(f"{st.records} records")) if progress else None)
     if "irqlab: exit 0" not in stats.console:
@@ -58,12 +58,3 @@ def bench_board(board, core, port, config=None, out_dir=None, progress=None, bau
     results["config"] = results["cores"][core].pop("firmware_config")
     write_outputs(results, out_dir)
     return results
-
-
-def _board_clock(report_path, board):
-    import json
-    try:
-        with open(report_path) as f:
-            return json.load(f)["sys_clk_mhz"] * 1e6
-    except (OSError, KeyError, ValueError):
-        return boardbuild.BOARDS[board][2]["sys_clk_freq"]

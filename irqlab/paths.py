@@ -5,6 +5,7 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("IRQLAB_BUILD", os.path.join(ROOT, "build"))
 RESULTS = os.environ.get("IRQLAB_RESULTS", os.path.join(ROOT, "results"))
+BITSTREAMS = os.environ.get("IRQLAB_BITSTREAMS", os.path.join(ROOT, "bitstreams"))
 FW = os.path.join(ROOT, "fw")
 
 

@@ -34,3 +34,30 @@ class Progress:
 
     def done(self):
         self._clear()
+
+
+class LogSteps:
+    """Names the step a long tool run is in, from the lines it prints:
+    `patterns` is a list of (compiled regex, step name); the first line that
+    matches a step other than the current one starts that step. Every line
+    is also shown as live detail on a terminal."""
+
+    def __init__(self, progress, prefix, patterns, first=None):
+        self.progress, self.prefix, self.patterns = progress, prefix, patterns
+        self.current = first            # the step the tool starts in, shown before it prints anything
+        if first and progress is not None:
+            progress.step(f"{prefix}: {first}")
+
+    def feed(self, line):
+        if self.progress is None:
+            return
+        for regex, name in self.patterns:
+            if name != self.current and regex.search(line):
+                self.current = name
+                self.progress.step(f"{self.prefix}: {name}")
+                break
+        self.progress.update(f"{self.current or self.prefix}: {line.strip()}")
+
+    def done(self):
+        if self.progress is not None:
+            self.progress.done()

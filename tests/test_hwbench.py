@@ -70,9 +70,9 @@ class FakeBoard(threading.Thread):
 @pytest.fixture(scope="module")
 def headers():
     # The board's generated software headers (no FPGA flow needed).
-    d = boardbuild.board_dir("ulx3s", "vexriscv")
-    boardbuild._generate("ulx3s", "vexriscv", d, dict(boardbuild.BOARDS["ulx3s"][2]))
-    return d
+    job = boardbuild.job("ulx3s", "vexriscv")
+    boardbuild.generate_headers(job)
+    return job.dir
 
 
 def test_board_bench_over_the_serial_link(headers, tmp_path):

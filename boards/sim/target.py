@@ -17,13 +17,14 @@ from litex.build.generic_platform import Pins, Subsignal
 from litex.build.sim import SimPlatform
 from litex.soc.integration.builder import Builder
 
+from irqlab.boards.sim import BOARD
 from irqlab.soc.soc import IrqlabSoC
 from irqlab.soc.simctrl import SimControl
 from irqlab.boards.sim.memdump import MemoryDump
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = "irqlab_sim"
-SYS_CLK_FREQ = 100e6   # nominal, for converting cycles to ns
+SYS_CLK_FREQ = BOARD.default_clock_hz   # nominal, for converting cycles to ns
 
 _io = [
     ("sys_clk", 0, Pins(1)),
