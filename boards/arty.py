@@ -13,7 +13,7 @@ from migen import *
 from litex.soc.cores.clock import S7PLL
 from litex_boards.platforms import digilent_arty
 
-from irqlab import fwimage
+from irqlab.host import protocol
 from irqlab.boards.common import BoardIO
 from irqlab.boards.descriptor import BoardDescriptor, HeaderPin, ModbusPins, Programmer, SerialLink
 from irqlab.soc.soc import IrqlabSoC
@@ -44,7 +44,7 @@ BOARD = BoardDescriptor(
     modbus=ModbusPins(tx=_pmod("b", 2), rx=_pmod("b", 3), de=_pmod("b", 4)),
     # A UART carries ~300 kB/s at 3 Mbaud: lean tracing (A, B and the phase
     # envelope only) and arrivals far enough apart that the link keeps up.
-    bench_defaults={"lat_period": 20000, "lat_jitter": 0xFF, "flags": fwimage.FLAG_TRACE_LEAN},
+    bench_defaults={"lat_period": 20000, "lat_jitter": 0xFF, "flags": protocol.FLAG_TRACE_LEAN},
 )
 
 

@@ -13,7 +13,7 @@ from migen import *
 from litex.soc.cores.clock import ECP5PLL
 from litex_boards.platforms import radiona_ulx3s
 
-from irqlab import fwimage
+from irqlab.host import protocol
 from irqlab.boards.common import BoardIO
 from irqlab.boards.descriptor import BoardDescriptor, HeaderPin, ModbusPins, Programmer, SerialLink
 from irqlab.soc.soc import IrqlabSoC
@@ -54,7 +54,7 @@ BOARD = BoardDescriptor(
                       de=_oled("resn", "oled_ctl", "resn")),
     # A UART carries ~300 kB/s at 3 Mbaud: lean tracing (A, B and the phase
     # envelope only) and arrivals far enough apart that the link keeps up.
-    bench_defaults={"lat_period": 20000, "lat_jitter": 0xFF, "flags": fwimage.FLAG_TRACE_LEAN},
+    bench_defaults={"lat_period": 20000, "lat_jitter": 0xFF, "flags": protocol.FLAG_TRACE_LEAN},
 )
 
 
