@@ -64,6 +64,10 @@ def cmd_bench(args):
     print(report.table(results))
     print()
     print(report.LEGEND)
+    # The headline beside the seeds' and Cortex-M's published figures (marked REFERENCE).
+    from irqlab.host import compare, results as resultsfile
+    print()
+    print(compare.table(resultsfile.runs_of(results, os.path.join(out, "bench.json"))))
     print(f"\nresults: {os.path.join(out, 'bench.json')}, report: {os.path.join(out, 'report.md')}")
     from irqlab.host import htmlreport
     print(f"HTML report: {os.path.join(out, htmlreport.PAGE)}")
