@@ -2,6 +2,7 @@
 hash of everything it is made from), the firmware, and one run with its trace
 captured through the host tool's own capture path."""
 
+import fcntl
 import hashlib
 import importlib.metadata
 import json
@@ -89,8 +90,16 @@ def ensure_model(row, progress=None):
                   os.path.join(d, "software", "include"), gw)
     stamp = os.path.join(d, "stamp")
     want = _model_hash(soc)
-    if not (os.path.exists(model.binary) and os.path.exists(stamp) and open(stamp).read() == want):
-        _build_model(r.soc_config, d, want, progress)
+
+    def up_to_date():
+        return os.path.exists(model.binary) and os.path.exists(stamp) and open(stamp).read() == want
+
+    if not up_to_date():
+        os.makedirs(os.path.dirname(d), exist_ok=True)
+        with open(d + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)      # one build per model; others wait and reuse it
+            if not up_to_date():
+                _build_model(r.soc_config, d, want, progress)
     with open(os.path.join(d, "soc.json")) as f:
         model.facts = json.load(f)
     return model
