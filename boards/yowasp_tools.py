@@ -6,8 +6,9 @@ private temp folder over /tmp inside the tool, which hides real files under
 keep that private /tmp (the tool's own temp files: WASI's temp names are the
 same in every process, so two tools sharing the real /tmp collided, and
 yosys-abc died) and mount the real folders the build uses on top of it: the
-top-level folder under /tmp that holds the repository, the working directory
-and the Python environment.
+top-level folder under /tmp that holds the repository, the working directory,
+the Python environment, and each file or folder named on the command line
+(a file right in /tmp itself stays in the tool's private /tmp).
 
     python -m irqlab.boards.yowasp_tools DIR   # writes DIR/yosys, DIR/nextpnr-ecp5, ...
 """
@@ -25,14 +26,16 @@ TOOLS = {
 }
 
 
-def _real_dirs_under_tmp():
-    """/tmp/<name> for each of the repository, the working directory and the
-    Python environment that lives under /tmp."""
+def _real_dirs_under_tmp(argv=()):
+    """/tmp/<name> for each of the repository, the working directory, the
+    Python environment and the absolute paths in argv that live under /tmp."""
     out = set()
-    for p in (os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.getcwd(), sys.prefix):
+    named = [a.split("=", 1)[-1] for a in argv if a.split("=", 1)[-1].startswith("/tmp/")]
+    for p in [os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.getcwd(), sys.prefix] + named:
         parts = os.path.realpath(p).split(os.sep)
-        if len(parts) > 2 and parts[1] == "tmp":
-            out.add(os.sep.join(parts[:3]))
+        top = os.sep.join(parts[:3])
+        if len(parts) > 2 and parts[1] == "tmp" and os.path.isdir(top):
+            out.add(top)
     return sorted(out)
 
 
@@ -44,7 +47,7 @@ def run(tool):
     def real_tmp(self, host, guest, *args, **kwargs):
         r = preopen(self, host, guest, *args, **kwargs)
         if guest == "/tmp":
-            for d in _real_dirs_under_tmp():
+            for d in _real_dirs_under_tmp(sys.argv[1:]):
                 preopen(self, d, d, *args, **kwargs)     # longest prefix wins inside WASI
         return r
 
