@@ -51,7 +51,7 @@ class SimSoC(IrqlabSoC):
         self.simctrl = SimControl(platform.request("simctrl"))
         # Each memory can be written to a file when the run ends (boards/sim/memdump.py).
         for name in self.soc_config.memory_map:
-            self.specials += MemoryDump(getattr(self, name).mem, name)
+            self.specials += MemoryDump(self.memory(name), name)
         pads = platform.request("trace")
         t = self.tracer
         self.comb += [pads.valid.eq(t.source.valid), pads.data.eq(t.source.data), t.source.ready.eq(pads.ready)]
