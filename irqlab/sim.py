@@ -164,13 +164,14 @@ class RunResult:
 
 
 def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progress=None, label=None,
-        console_in=None, probe_pc=None, images=None, dump=()):
+        console_in=None, probe_pc=None, images=None, dump=(), probe_retire=None):
     """Run the model with a firmware image in its code memory (ROM or ITCM,
     Model.code_memory) (and, in `images`, full-size images of other memories
     by name: sram, main_ram, dtcm); the trace is captured over the
     simulator's socket with the host's capture code and written to trace_path.
     The memories named in `dump` are read back when the run ends
-    (RunResult.memories)."""
+    (RunResult.memories). `probe_retire` (lo, hi): the probe file also logs
+    every retire-port event with a pc in [lo, hi) ("R ts pc trap")."""
     label = label or model.row
     images = dict(images or {})
     if image is not None:
@@ -195,6 +196,8 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
             cmd += ["--probe-file", os.path.abspath(probe_path)]
             if probe_pc is not None:
                 cmd += ["--probe-pc", hex(probe_pc)]
+            if probe_retire is not None:
+                cmd += ["--probe-retire", f"{probe_retire[0]:#x}:{probe_retire[1]:#x}"]
         if console_in:
             with open(os.path.join(rundir, "console-in.bin"), "wb") as f:
                 f.write(console_in)
