@@ -45,7 +45,7 @@ CLIC_REGISTER_AFTER = 3    # a register inside the CLIC's tree: 39 MHz on the EC
 
 class IrqlabSoC(SoCCore):
     def __init__(self, platform, soc="vexriscv", sys_clk_freq=100e6, core_verilog=None, rom_init=None,
-                 serial_pads=None, baudrate=3_000_000, traced_lines=rec.N_HW_LINES, **kwargs):
+                 serial_pads=None, baudrate=3_000_000, traced_lines=rec.N_HW_LINES, trace_beat_bytes=1, **kwargs):
         cfg = soc_config(soc)
         mem = cfg.memory_map
         if serial_pads is not None:
@@ -84,7 +84,7 @@ class IrqlabSoC(SoCCore):
 
         if serial_pads is not None:
             self.add_serial_link(serial_pads, baudrate)
-        self.add_tracer(traced_lines)
+        self.add_tracer(traced_lines, trace_beat_bytes)
         self.add_mtimer()
         self.add_irqgen()
         if cfg.clic_sources:
@@ -100,11 +100,13 @@ class IrqlabSoC(SoCCore):
         self.irq.add("uart", use_loc_if_exists=True)
         self.serial_pads = pads
 
-    def add_tracer(self, traced_lines):
+    def add_tracer(self, traced_lines, beat_bytes=1):
         """The trace unit: the generator lines, their phase envelopes and as many
-        of the core's interrupt inputs as `traced_lines` leaves room for."""
+        of the core's interrupt inputs as `traced_lines` leaves room for; its
+        record stream carries `beat_bytes` bytes a cycle (1: a serial link)."""
         assert rec.HW_CPU_IRQ < traced_lines <= rec.N_HW_LINES
-        self.tracer = TraceUnit(n_hw=traced_lines, with_retire=self.soc_config.retire_port)
+        self.tracer = TraceUnit(n_hw=traced_lines, with_retire=self.soc_config.retire_port,
+                                beat_bytes=beat_bytes)
         if self.soc_config.retire_port:
             r, c = self.tracer.retire, self.cpu.retire
             self.comb += [r.valid.eq(c.valid), r.pc.eq(c.pc), r.trap.eq(c.trap),

@@ -19,6 +19,9 @@
 //                             memory with $writememh when top->final() runs
 //                             (boards/sim/memdump.py)
 //
+// The trace stream carries TRACE_BEAT_BYTES bytes a cycle (at most 8; set
+// by boards/sim/target.py through the Makefile).
+//
 // The run ends when the firmware writes its exit code (simctrl) and the trace
 // stream has drained, or at --max-cycles (exit 3). Exit status = firmware code.
 #include <arpa/inet.h>
@@ -179,7 +182,10 @@ int main(int argc, char **argv) {
             if (console) fputc(c, console);
         }
         if (top->trace_valid) {
-            trace.put(top->trace_data);
+            // TRACE_BEAT_BYTES (boards/sim/target.py) bytes a beat, first byte lowest.
+            uint64_t beat = top->trace_data;
+            for (unsigned b = 0; b < TRACE_BEAT_BYTES; b++)
+                trace.put((uint8_t)(beat >> (8 * b)));
             idle = 0;
         } else {
             idle++;
