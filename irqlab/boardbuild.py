@@ -48,7 +48,7 @@ def _generate(board, core, out_dir, options, rom_bin=None, run=False, tools_path
         "a = json.loads(sys.argv[1])\n"
         "opts = a['options']\n"
         "if a['rom_bin']:\n"
-        "    img = load_image(a['rom_bin'], soc_config(a['soc']).rom_size)\n"
+        "    img = load_image(a['rom_bin'], soc_config(a['soc']).code_size)\n"
         "    opts['rom_init'] = [int.from_bytes(img[i:i+4], 'little') for i in range(0, len(img), 4)]\n"
         "soc = getattr(import_module(a['module']), a['cls'])(soc=a['soc'], core_verilog=a['verilog'], **opts)\n"
         "b = Builder(soc, output_dir=a['out'], compile_software=False, compile_gateware=a['run'],\n"

@@ -100,6 +100,10 @@ class SocConfig:
         return "itcm" if self.tcm else "rom"
 
     @property
+    def code_size(self):
+        return self.memory_map[self.code_memory]
+
+    @property
     def firmware_layout(self):
         """The firmware's linker layout (fw/common/layout_<layout>.ld) for that image."""
         return MEMORIES[self.memory]["layout"]
