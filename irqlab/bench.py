@@ -28,7 +28,7 @@ def run_row(row, config, out_dir, progress, probe_path=None):
     model = sim.ensure_model(row, progress)
     fw = sim.build_firmware(model, "bench", progress)
     image = sim.load_image(model, fw, **config)
-    fw_config = fwimage.read_config(image, model.rom_size)
+    fw_config = fwimage.read_config(image, model.code_size)
     trace_path = os.path.join(out_dir, f"trace-{row}.bin")
     progress.step(f"{row}: running the benchmark in simulation")
     run = sim.run(model, image, trace_path, probe_path=probe_path, progress=progress, label=row)

@@ -21,11 +21,12 @@ def _number(text):
 def cmd_cores(args):
     """The benchmark rows: each a SoC (CPU, interrupt controller) plus a firmware build."""
     from irqlab.rows import ROWS
-    print(f"{'row':11} {'SoC':9} {'CPU':18} {'interrupts':9} {'ABI':7} description")
-    for r in ROWS.values():
-        s = r.soc_config
-        cpu = f"{s.cpu_type}/{s.cpu_variant}"
-        print(f"{r.name:11} {s.name:9} {cpu:18} {s.irq_model:9}  {r.mabi:7} {r.description}")
+    rows = [(r.name, r.soc, f"{r.soc_config.cpu_type}/{r.soc_config.cpu_variant}", r.soc_config.irq_model,
+             r.soc_config.memory, r.mabi, r.description) for r in ROWS.values()]
+    head = ("row", "SoC", "CPU", "interrupts", "memory", "ABI", "description")
+    widths = [max(len(x[i]) for x in rows + [head]) for i in range(len(head) - 1)]
+    for line in [head] + rows:
+        print(" ".join(f"{v:{w}}" for v, w in zip(line, widths)) + " " + line[-1])
 
 
 def cmd_bench(args):

@@ -38,7 +38,8 @@ KEEP_OLD_BUILDS = 2                       # older builds kept per variant (see _
 
 
 def top_name(variant):
-    return f"IrqlabCore_{variant}"
+    """The core's Verilog module (GenCore.topName: `-` is not allowed in a name)."""
+    return f"IrqlabCore_{variant.replace('-', '_')}"
 
 
 def vexriscv_src():

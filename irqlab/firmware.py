@@ -66,10 +66,13 @@ def run_logged(cmd, log_path, what, **kw):
         raise BuildError(f"{what} failed (log: {log_path}):\n  " + "\n  ".join(tail))
 
 
-def build(row, app, include_dir, out_dir, layout="rom"):
+def build(row, app, include_dir, out_dir, layout=None):
     """Build fw/<app> for `row` (a name or a Row) against the SoC headers in
-    include_dir; returns the path of the .bin (the .elf and .lst beside it)."""
+    include_dir; returns the path of the .bin (the .elf and .lst beside it).
+    `layout` (fw/common/layout_<layout>.ld): default the SoC's code memory
+    (SocConfig.firmware_layout: ROM, or the TCMs); 'ram' for main RAM."""
     r = row_info(row) if isinstance(row, str) else row
+    layout = layout or r.soc_config.firmware_layout
     if not os.path.isfile(os.path.join(paths.FW, app, "app.mk")):
         known = sorted(d for d in os.listdir(paths.FW) if os.path.isfile(os.path.join(paths.FW, d, "app.mk")))
         raise BuildError(f"unknown firmware application '{app}' (known: {', '.join(known)})")

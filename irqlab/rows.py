@@ -59,6 +59,15 @@ ROWS = {r.name: r for r in [
         b_symbol="clic_context_saved"),
     Row("clic-rv32e", "clic", "irqlab core, CLIC, vectored, firmware built for RV32E (ilp32e)", "rv32em",
         mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+    # The same firmware builds on the SoCs with tightly coupled memories
+    # (soc/tcm.py): code and vector tables in the ITCM, data and stack in the DTCM.
+    Row("clint-tcm", "clint-tcm", "irqlab core, CLINT-style interrupts, ITCM + DTCM", "rv32im"),
+    Row("clic-tcm", "clic-tcm", "irqlab core, CLIC, hardware-vectored (shv) C handlers, ITCM + DTCM", "rv32im",
+        hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+    Row("clic-nv-tcm", "clic-tcm", "irqlab core, CLIC, non-vectored mnxti service loop, ITCM + DTCM", "rv32im",
+        b_symbol="clic_context_saved"),
+    Row("clic-rv32e-tcm", "clic-tcm", "irqlab core, CLIC, vectored, RV32E (ilp32e), ITCM + DTCM", "rv32em",
+        mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
 ]}
 
 

@@ -47,8 +47,18 @@ class Model:
         return row_info(self.row).b_symbol_for(self.gen_irq(0))
 
     @property
+    def code_memory(self):
+        """The memory the firmware image goes into (ROM, or the ITCM of a SoC with TCMs)."""
+        return self.facts["code_memory"]
+
+    @property
+    def code_size(self):
+        return self.facts["memory"][self.code_memory]["size"]
+
+    @property
     def rom_size(self):
-        return self.facts["memory"]["rom"]["size"]
+        """The size of the firmware image (kept for callers of the ROM days): code_size."""
+        return self.code_size
 
 
 def _model_hash(soc):
@@ -126,9 +136,11 @@ def _build_model(cfg, d, stamp_value, progress):
         f.write(stamp_value)
 
 
-def build_firmware(model, app="bench", progress=None, layout="rom"):
-    """Build fw/<app> for the model's row against its headers; layout 'ram'
-    links it for main RAM (loaded over the serial link by the ROM's boot code)."""
+def build_firmware(model, app="bench", progress=None, layout=None):
+    """Build fw/<app> for the model's row against its headers, linked for the
+    SoC's code memory (the SoC's firmware_layout: ROM, or the TCMs); layout
+    'ram' links it for main RAM (loaded over the serial link by the boot code)."""
+    layout = layout or row_info(model.row).soc_config.firmware_layout
     out = os.path.join(model.dir, "fw", f"{model.row}-{app}-{layout}")
     return firmware.build(model.row, app, model.include, out, layout)
 
@@ -161,16 +173,18 @@ class RunResult:
 
 
 def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progress=None, label=None,
-        console_in=None, probe_pc=None, images=None, dump=()):
-    """Run the model with a ROM image (and, in `images`, full-size images of
-    other memories by name: sram, main_ram); the trace is captured over the
+        console_in=None, probe_pc=None, images=None, dump=(), probe_retire=None):
+    """Run the model with a firmware image in its code memory (ROM or ITCM,
+    Model.code_memory) (and, in `images`, full-size images of other memories
+    by name: sram, main_ram, dtcm); the trace is captured over the
     simulator's socket with the host's capture code and written to trace_path.
     The memories named in `dump` are read back when the run ends
-    (RunResult.memories)."""
+    (RunResult.memories). `probe_retire` (lo, hi): the probe file also logs
+    every retire-port event with a pc in [lo, hi) ("R ts pc trap")."""
     label = label or model.row
     images = dict(images or {})
     if image is not None:
-        images["rom"] = image
+        images[model.code_memory] = image
     rundir = tempfile.mkdtemp(prefix="irqlab-run-")
     try:
         for f in os.listdir(model.gateware):
@@ -191,6 +205,8 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
             cmd += ["--probe-file", os.path.abspath(probe_path)]
             if probe_pc is not None:
                 cmd += ["--probe-pc", hex(probe_pc)]
+            if probe_retire is not None:
+                cmd += ["--probe-retire", f"{probe_retire[0]:#x}:{probe_retire[1]:#x}"]
         if console_in:
             with open(os.path.join(rundir, "console-in.bin"), "wb") as f:
                 f.write(console_in)
@@ -240,9 +256,9 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
 
 
 def load_image(model, bin_path, size=None, **config):
-    """The image padded to its memory (default: the model's ROM), with its
-    configuration block patched."""
-    size = size or model.rom_size
+    """The image padded to its memory (default: the model's code memory, ROM
+    or ITCM), with its configuration block patched."""
+    size = size or model.code_size
     image = fwimage.load_image(bin_path, size)
     if config:
         fwimage.patch_config(image, size, **config)

@@ -34,6 +34,15 @@ IRQ_MODELS = {
     "clic": "CLIC draft v0.9: levels, hardware vectoring, mnxti",
 }
 
+# Where code and data live; each has a firmware linker layout (fw/common/layout_<layout>.ld).
+MEMORIES = {
+    # LiteX's Wishbone ROM (code) and SRAM (data, stack); 2-3 cycles an access.
+    "bus": {"layout": "rom"},
+    # An ITCM (code, vector tables, constants) and a DTCM (data, stack) on the
+    # core's own ports, one cycle an access (soc/tcm.py); the rest on Wishbone.
+    "tcm": {"layout": "tcm"},
+}
+
 
 @dataclass(frozen=True)
 class SocConfig:
@@ -47,16 +56,21 @@ class SocConfig:
     # yosys can read its RTL (the open FPGA flows); CV32E40P's SystemVerilog
     # (package imports) needs Vivado or a simulator.
     open_flow: bool = True
-    memory: str = "bus"      # where code and data live: "bus" = LiteX's Wishbone ROM/SRAM
+    memory: str = "bus"      # where code and data live: a key of MEMORIES
     # Sizes in bytes: ROM (the firmware built into the SoC), SRAM (data,
     # stack), main RAM (firmware loaded over the serial link).
     rom_size: int = 0x8000
     sram_size: int = 0x4000
     main_ram_size: int = 0x8000
+    # memory "tcm": the instruction and data TCMs beside the core (soc/tcm.py).
+    itcm_size: int = 0x8000
+    dtcm_size: int = 0x8000
 
     def __post_init__(self):
         assert self.irq_model in IRQ_MODELS, self.irq_model
         assert (self.irq_model == "clic") == (self.clic_sources > 0), self.name
+        assert self.memory in MEMORIES, self.memory
+        assert self.memory != "tcm" or self.own_core, f"{self.name}: TCMs need the own core's native buses"
 
     @property
     def own_core(self):
@@ -68,8 +82,31 @@ class SocConfig:
         return self.cpu_variant if self.own_core else None
 
     @property
+    def tcm(self):
+        """The SoC has tightly coupled memories beside the core (soc/tcm.py)."""
+        return self.memory == "tcm"
+
+    @property
     def memory_map(self):
-        return {"rom": self.rom_size, "sram": self.sram_size, "main_ram": self.main_ram_size}
+        """name -> size of the SoC's memories. With TCMs there is no ROM: the
+        core starts in the ITCM, which holds the firmware image."""
+        m = {"itcm": self.itcm_size, "dtcm": self.dtcm_size} if self.tcm else {"rom": self.rom_size}
+        m.update({"sram": self.sram_size, "main_ram": self.main_ram_size})
+        return m
+
+    @property
+    def code_memory(self):
+        """The memory the firmware image is built into (simulation, bitstream)."""
+        return "itcm" if self.tcm else "rom"
+
+    @property
+    def code_size(self):
+        return self.memory_map[self.code_memory]
+
+    @property
+    def firmware_layout(self):
+        """The firmware's linker layout (fw/common/layout_<layout>.ld) for that image."""
+        return MEMORIES[self.memory]["layout"]
 
     @property
     def irq_levels(self):
@@ -83,6 +120,7 @@ class SocConfig:
             "IRQLAB_HAS_IRQ_LEVELS": int(self.irq_levels),
             "IRQLAB_HAS_RETIRE_PORT": int(self.retire_port),
             "IRQLAB_OWN_CORE": int(self.own_core),
+            "IRQLAB_HAS_TCM": int(self.tcm),
         })
         return f
 
@@ -97,6 +135,11 @@ SOCS = {s.name: s for s in [
               irq_model="csr-mask", retire_port=True),
     SocConfig("clic", OWN_CPU_TYPE, "clic", "irqlab core with the CLIC (docs/CLIC.md)",
               irq_model="clic", retire_port=True, clic_sources=64),
+    # The same cores with their buses native and TCMs beside them (soc/tcm.py).
+    SocConfig("clint-tcm", OWN_CPU_TYPE, "clint-native", "irqlab core, CLINT-style interrupts, TCMs",
+              irq_model="csr-mask", retire_port=True, memory="tcm"),
+    SocConfig("clic-tcm", OWN_CPU_TYPE, "clic-native", "irqlab core with the CLIC, TCMs",
+              irq_model="clic", retire_port=True, clic_sources=64, memory="tcm"),
 ]}
 
 

@@ -21,8 +21,22 @@ from litex.soc.interconnect import wishbone
 from litex.soc.cores import cpu as litex_cpu
 from litex.soc.cores.cpu import CPU, CPU_GCC_TRIPLE_RISCV32
 
+from irqlab.corebuild import top_name
 from irqlab.soc.configs import OWN_CPU_TYPE as CPU_TYPE
 from irqlab.soc.tracer import RetirePort
+from irqlab.soc.tcm import TightlyCoupled
+
+
+# The same map as LiteX's VexRiscv (docs/ARCHITECTURE.md "Memory map"), plus
+# the TCMs of SoCs with memory "tcm" (soc/tcm.py), which have no ROM.
+MEM_MAP = {
+    "rom":      0x0000_0000,
+    "sram":     0x1000_0000,
+    "itcm":     0x2000_0000,
+    "dtcm":     0x3000_0000,
+    "main_ram": 0x4000_0000,
+    "csr":      0xf000_0000,
+}
 
 
 class _AnyVariant:
@@ -51,13 +65,7 @@ class IrqlabCore(CPU):
 
     @property
     def mem_map(self):
-        # The same map as LiteX's VexRiscv (docs/ARCHITECTURE.md "Memory map").
-        return {
-            "rom":      0x0000_0000,
-            "sram":     0x1000_0000,
-            "main_ram": 0x4000_0000,
-            "csr":      0xf000_0000,
-        }
+        return dict(MEM_MAP)
 
     # Only for LiteX's software headers; irqlab's firmware build (irqlab/firmware.py)
     # takes -march/-mabi from the row.
@@ -86,14 +94,22 @@ class IrqlabCore(CPU):
         self.memory_buses = []
         self.verilog    = None
         self.clic_sources = 0
+        self.tcm        = None
 
-    def attach(self, verilog, clic_sources=0):
+    def attach(self, verilog, clic_sources=0, tcm_regions=(), tcm_inits=None):
         """The core's Verilog (irqlab.corebuild.build_core) and, for a core
-        with the CLIC interface, the number of CLIC sources."""
+        with the CLIC interface, the number of CLIC sources. `tcm_regions`
+        (soc/tcm.py TcmRegion): the core has native buses (NativeBusPlugin),
+        and these TCMs sit beside it; `ibus`/`dbus` then carry only the
+        other addresses; `tcm_inits`: name -> initial words."""
         self.verilog = verilog
         self.clic_sources = clic_sources
         if clic_sources:
             self.interrupt = Signal(clic_sources)
+        if tcm_regions:
+            # LiteX made ibus/dbus bus masters already: the splits drive them.
+            self.submodules.tcm = self.tcm = TightlyCoupled(tcm_regions, tcm_inits)
+            self.comb += [self.tcm.ibus.wb.connect(self.ibus), self.tcm.dbus.wb.connect(self.dbus)]
 
     def set_reset_address(self, reset_address):
         self.reset_address = reset_address
@@ -127,6 +143,37 @@ class IrqlabCore(CPU):
                 i_timerInterrupt         = self.timer_interrupt,
                 i_softwareInterrupt      = 0,
             )
+        if self.tcm is not None:
+            params.update(self._native_buses(self.tcm.ibus, self.tcm.dbus))
+        else:
+            params.update(self._wishbone_buses(ibus, dbus))
+        self.platform.add_source(self.verilog)
+        self.specials += Instance(top_name(self.variant), **params)
+
+    @staticmethod
+    def _native_buses(i, d):
+        """VexRiscv's IBusSimpleBus/DBusSimpleBus ports (NativeBusPlugin) to soc/tcm.py's splits."""
+        return {
+            "o_iBus_cmd_valid":         i.cmd_valid,
+            "i_iBus_cmd_ready":         i.cmd_ready,
+            "o_iBus_cmd_payload_pc":    i.cmd_pc,
+            "i_iBus_rsp_valid":         i.rsp_valid,
+            "i_iBus_rsp_payload_error": i.rsp_error,
+            "i_iBus_rsp_payload_inst":  i.rsp_inst,
+            "o_dBus_cmd_valid":         d.cmd_valid,
+            "i_dBus_cmd_ready":         d.cmd_ready,
+            "o_dBus_cmd_payload_wr":    d.cmd_wr,
+            "o_dBus_cmd_payload_address": d.cmd_address,
+            "o_dBus_cmd_payload_data":  d.cmd_data,
+            "o_dBus_cmd_payload_size":  d.cmd_size,
+            "i_dBus_rsp_ready":         d.rsp_ready,
+            "i_dBus_rsp_error":         d.rsp_error,
+            "i_dBus_rsp_data":          d.rsp_data,
+        }
+
+    @staticmethod
+    def _wishbone_buses(ibus, dbus):
+        params = {}
         for prefix, bus in (("iBusWishbone", ibus), ("dBusWishbone", dbus)):
             params.update({
                 f"o_{prefix}_ADR":      bus.adr,
@@ -141,8 +188,7 @@ class IrqlabCore(CPU):
                 f"i_{prefix}_ACK":      bus.ack,
                 f"i_{prefix}_ERR":      bus.err,
             })
-        self.platform.add_source(self.verilog)
-        self.specials += Instance(f"IrqlabCore_{self.variant}", **params)
+        return params
 
 
 def register():

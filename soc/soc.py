@@ -33,6 +33,7 @@ from irqlab.soc.tracer import TraceUnit
 from irqlab.soc import mtimer as mtimer_regs
 from irqlab.soc.mtimer import MachineTimer
 from irqlab.soc.clic import CLIC
+from irqlab.soc.tcm import TcmRegion
 
 LITEX_IRQS = range(0, 7)   # LiteX's IRQ manager places its peripherals here
 MTIMER_IRQ = 7
@@ -44,19 +45,27 @@ CLIC_REGISTER_AFTER = 3    # a register inside the CLIC's tree: 39 MHz on the EC
 
 class IrqlabSoC(SoCCore):
     def __init__(self, platform, soc="vexriscv", sys_clk_freq=100e6, core_verilog=None, rom_init=None,
-                 serial_pads=None, baudrate=3_000_000, traced_lines=rec.N_HW_LINES, **kwargs):
+                 serial_pads=None, baudrate=3_000_000, traced_lines=rec.N_HW_LINES, trace_beat_bytes=1, **kwargs):
         cfg = soc_config(soc)
         mem = cfg.memory_map
         if serial_pads is not None:
             kwargs["with_uart"] = False
         self.soc_config = cfg
+        if cfg.tcm:
+            # No ROM: the core starts in the ITCM, which holds the firmware.
+            self.tcm_regions = [TcmRegion(n, irqlab_core.MEM_MAP[n], mem[n]) for n in ("itcm", "dtcm")]
+            kwargs["cpu_reset_address"] = self.tcm_regions[0].origin
+            rom = dict(integrated_rom_size=0)
+        else:
+            self.tcm_regions = []
+            rom = dict(integrated_rom_size=mem["rom"],
+                       # A full-size ROM image makes the RTL load it with $readmemh, so a
+                       # simulation can swap firmware without rebuilding.
+                       integrated_rom_init=rom_init if rom_init is not None else [0] * (mem["rom"] // 4))
         SoCCore.__init__(self, platform, sys_clk_freq,
             ident=f"irqlab SoC ({soc})",
             cpu_type=cfg.cpu_type, cpu_variant=cfg.cpu_variant,
-            integrated_rom_size=mem["rom"],
-            # A full-size ROM image makes the RTL load it with $readmemh, so a
-            # simulation can swap firmware without rebuilding.
-            integrated_rom_init=rom_init if rom_init is not None else [0] * (mem["rom"] // 4),
+            **rom,
             integrated_sram_size=mem["sram"],
             integrated_main_ram_size=mem["main_ram"],
             with_timer=False,
@@ -65,12 +74,17 @@ class IrqlabSoC(SoCCore):
         if cfg.own_core:
             if core_verilog is None:
                 raise BuildError(f"SoC '{soc}': the own core's Verilog must be built first (irqlab.corebuild)")
-            self.cpu.attach(core_verilog, cfg.clic_sources)
+            # A board's firmware image (rom_init) goes into the ITCM where there is no ROM.
+            self.cpu.attach(core_verilog, cfg.clic_sources, self.tcm_regions,
+                            {cfg.code_memory: rom_init} if cfg.tcm and rom_init is not None else None)
+        for r in self.tcm_regions:
+            # Beside the core, not on the bus: a region for the linker and the headers only.
+            self.bus.add_region(r.name, SoCRegion(origin=r.origin, size=r.size, linker=True))
         self.irqmap = IrqMap(len(self.cpu.interrupt), reserved=LITEX_IRQS)
 
         if serial_pads is not None:
             self.add_serial_link(serial_pads, baudrate)
-        self.add_tracer(traced_lines)
+        self.add_tracer(traced_lines, trace_beat_bytes)
         self.add_mtimer()
         self.add_irqgen()
         if cfg.clic_sources:
@@ -86,11 +100,13 @@ class IrqlabSoC(SoCCore):
         self.irq.add("uart", use_loc_if_exists=True)
         self.serial_pads = pads
 
-    def add_tracer(self, traced_lines):
+    def add_tracer(self, traced_lines, beat_bytes=1):
         """The trace unit: the generator lines, their phase envelopes and as many
-        of the core's interrupt inputs as `traced_lines` leaves room for."""
+        of the core's interrupt inputs as `traced_lines` leaves room for; its
+        record stream carries `beat_bytes` bytes a cycle (1: a serial link)."""
         assert rec.HW_CPU_IRQ < traced_lines <= rec.N_HW_LINES
-        self.tracer = TraceUnit(n_hw=traced_lines, with_retire=self.soc_config.retire_port)
+        self.tracer = TraceUnit(n_hw=traced_lines, with_retire=self.soc_config.retire_port,
+                                beat_bytes=beat_bytes)
         if self.soc_config.retire_port:
             r, c = self.tracer.retire, self.cpu.retire
             self.comb += [r.valid.eq(c.valid), r.pc.eq(c.pc), r.trap.eq(c.trap),
@@ -173,6 +189,12 @@ class IrqlabSoC(SoCCore):
                 self.tracer.source.connect(self.serial_phy.sink),
             ]
 
+    def memory(self, name):
+        """The Migen Memory of one of the SoC's memories (SocConfig.memory_map)."""
+        if any(r.name == name for r in self.tcm_regions):
+            return self.cpu.tcm.memory(name)
+        return getattr(self, name).mem
+
     def facts(self):
         """What the host and the tests may rely on, as built (soc.json)."""
         cfg = self.soc_config
@@ -184,6 +206,8 @@ class IrqlabSoC(SoCCore):
             "memory": {name: {"origin": self.bus.regions[name].origin, "size": self.bus.regions[name].size}
                        for name in cfg.memory_map},
             "reset_address": self.cpu.reset_address,
+            # Where the firmware image goes (its configuration block at the end).
+            "code_memory": cfg.code_memory,
             "stim_base": STIM_BASE,
             "irq": self.irqmap.facts(),
             "trace": {"hw_lines": len(self.tracer.hw_lines), "gen_line": rec.HW_GEN_LINE,

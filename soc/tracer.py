@@ -71,12 +71,16 @@ class RetirePort:
 
 
 class Serializer(Module):
-    """Turns stored records into RECORD_BYTES-byte frames with magic, seq and CRC."""
-    def __init__(self, fifo):
-        self.source = stream.Endpoint([("data", 8)])
+    """Turns stored records into RECORD_BYTES-byte frames with magic, seq and CRC,
+    sent `beat_bytes` bytes a beat (first byte in the low bits): one byte for a
+    serial link, more where the sink takes more (the simulation harness)."""
+    def __init__(self, fifo, beat_bytes=1):
+        assert rec.RECORD_BYTES % beat_bytes == 0, beat_bytes
+        beats = rec.RECORD_BYTES // beat_bytes
+        self.source = stream.Endpoint([("data", 8 * beat_bytes)])
         self.seq = seq = Signal(8)
         frame = Signal(rec.RECORD_BYTES * 8)
-        index = Signal(max=rec.RECORD_BYTES + 1)
+        index = Signal(max=beats + 1)
         busy = Signal()
         rtype, ts, payload = Signal(8), Signal(48), Signal(64)
         self.comb += Cat(rtype, ts, payload).eq(fifo.dout)
@@ -84,7 +88,7 @@ class Serializer(Module):
         self.comb += [
             fifo.re.eq(~busy),
             self.source.valid.eq(busy),
-            self.source.data.eq(frame[:8]),
+            self.source.data.eq(frame[:8 * beat_bytes]),
         ]
         self.sync += [
             If(~busy & fifo.readable,
@@ -93,8 +97,8 @@ class Serializer(Module):
                 index.eq(0),
                 seq.eq(seq + 1),
             ).Elif(busy & self.source.ready,
-                frame.eq(frame[8:]),
-                If(index == rec.RECORD_BYTES - 1,
+                frame.eq(frame[8 * beat_bytes:]),
+                If(index == beats - 1,
                     busy.eq(0)
                 ).Else(index.eq(index + 1))
             )
@@ -103,11 +107,12 @@ class Serializer(Module):
 
 class TraceUnit(Module, AutoCSR):
     def __init__(self, n_hw=rec.N_HW_LINES, n_pc_match=4, n_stats=2, fifo_depth=1024,
-                 class_fifo_depth=8, with_retire=False):
+                 class_fifo_depth=8, with_retire=False, beat_bytes=1):
         self.hw_lines = Signal(n_hw)
         self.retire = RetirePort()
         self.bus = wishbone.Interface()      # stimulus ports: word i = channel i
-        self.source = stream.Endpoint([("data", 8)])
+        # The record stream, `beat_bytes` bytes a beat (Serializer).
+        self.source = stream.Endpoint([("data", 8 * beat_bytes)])
         # Console bytes, carried in-band as CONSOLE records where the board has
         # one serial link for both (never dropped: back-pressure instead).
         self.console = stream.Endpoint([("data", 8)])
@@ -251,7 +256,7 @@ class TraceUnit(Module, AutoCSR):
             ).Elif(any_class, *_priority_pick(fifos, fifo))
         )
 
-        self.submodules.serializer = ser = Serializer(fifo)
+        self.submodules.serializer = ser = Serializer(fifo, beat_bytes)
         self.comb += ser.source.connect(self.source)
 
         # Lossless on-chip statistics, fed from the capture stage.

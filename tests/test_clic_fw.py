@@ -1,6 +1,8 @@
 """The CLIC firmware test suite (fw/clictest/) on the simulated SoC, for both
 firmware builds of the CLIC core: `clic` (every source hardware-vectored) and
-`clic-nv` (one entry, the mnxti trampoline).
+`clic-nv` (one entry, the mnxti trampoline), on the bus memories and on the
+SoC with TCMs (the rows with the same firmware build: `clic-tcm`,
+`clic-nv-tcm`, whose expectations are those of their firmware build).
 
 The firmware runs all its tests in one simulation and prints one or more
 lines `T<name>: <observations>` per test. Each test is one file
@@ -26,8 +28,26 @@ from collections import OrderedDict
 import pytest
 
 from irqlab import paths, sim
+from irqlab.rows import ROWS as ALL_ROWS, rows_with
 
-ROWS = ["clic", "clic-nv"]
+# The rows the expectations name (expect[<row>]): one per firmware build.
+EXPECTATION_ROWS = ["clic", "clic-nv"]
+
+
+def firmware_build(row):
+    """What the expectations depend on: the row's firmware build (ISA, ABI,
+    vectoring, entry), not its memory."""
+    r = ALL_ROWS[row]
+    return (r.march, r.mabi, r.hw_vectoring, r.b_symbol)
+
+
+def expectation_row(row):
+    """The row of EXPECTATION_ROWS whose firmware build `row` shares, or None."""
+    return next((e for e in EXPECTATION_ROWS if firmware_build(e) == firmware_build(row)), None)
+
+
+# Every CLIC row whose firmware build has expectations (the TCM SoC's too).
+ROWS = [r for r in rows_with(irq_model="clic") if expectation_row(r)]
 APP = "clictest"
 SRC_DIR = os.path.join(paths.FW, APP)
 TEST_DIR = os.path.join(SRC_DIR, "tests")
@@ -55,7 +75,7 @@ def load_expectations():
         for m in EXPECT_RE.finditer(src):
             rows = [r.strip() for r in m.group(1).split(",")] if m.group(1) else None
             if rows:
-                unknown = set(rows) - set(ROWS)
+                unknown = set(rows) - set(EXPECTATION_ROWS)
                 assert not unknown, f"{path}: expectation for unknown row(s) {unknown}"
             assert m.group(2) == name, f"{path}: expectation for {m.group(2)} in the file of {name}"
             out.append((rows, name, " ".join(m.group(3).split())))
@@ -70,8 +90,9 @@ TEST_NAMES = list(OrderedDict.fromkeys(name for _, name, _ in EXPECTATIONS))
 
 def expected_lines(row):
     exp = OrderedDict((n, []) for n in TEST_NAMES)
+    build = expectation_row(row)
     for rows, name, text in EXPECTATIONS:
-        if rows is None or row in rows:
+        if rows is None or build in rows:
             exp[name].append(text)
     return exp
 

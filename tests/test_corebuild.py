@@ -73,9 +73,15 @@ def test_generated(variant, variant_verilog):
     outputs = _outputs(text, top)
     for name, width in RETIRE_PORTS.items():
         assert outputs.get(name) == width, f"{name}: {outputs.get(name)} bits, want {width}"
-    # Wishbone buses and LiteX-style reset vector, and the interrupt model's inputs
-    for name in ("iBusWishbone_CYC", "dBusWishbone_CYC", "iBusWishbone_ADR", "dBusWishbone_SEL"):
+    # Wishbone buses, or native ones where the SoC puts TCMs beside the core
+    # (soc/tcm.py), LiteX-style reset vector, and the interrupt model's inputs
+    native = any(s.tcm for s in own_socs() if s.core_variant == variant)
+    buses = (("iBus_cmd_valid", "iBus_cmd_payload_pc", "dBus_cmd_valid", "dBus_cmd_payload_address")
+             if native else ("iBusWishbone_CYC", "dBusWishbone_CYC", "iBusWishbone_ADR", "dBusWishbone_SEL"))
+    for name in buses:
         assert name in outputs
+    if native:
+        assert "iBusWishbone_CYC" not in outputs
     models = {s.irq_model for s in own_socs() if s.core_variant == variant}
     inputs = ("externalResetVector",) + tuple(i for m in models for i in IRQ_INPUTS[m])
     for name in inputs:

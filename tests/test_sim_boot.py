@@ -1,6 +1,7 @@
 """The serial boot path boards use, exercised in simulation: the ROM image
 waits for the host, loads a firmware image sent over the console link into
-main RAM (CRC-checked) and runs it; a corrupted image is refused."""
+main RAM (CRC-checked) and runs it; a corrupted image is refused. Also on a
+SoC with TCMs, where the waiting image is the ITCM's (its code memory)."""
 
 import pytest
 
@@ -9,13 +10,15 @@ from irqlab import fwimage
 from irqlab.host import analysis, protocol
 from irqlab.host.benchmarks import BENCHMARKS
 from irqlab.host.decode import read_trace
+from irqlab.rows import rows_with
 
-CORE = "vexriscv"
+# A stock core on the bus memories, and the first row whose SoC has TCMs.
+CORES = ["vexriscv"] + rows_with(memory="tcm")[:1]
 
 
-@pytest.fixture(scope="module")
-def images():
-    model = sim.ensure_model(CORE)
+@pytest.fixture(scope="module", params=CORES)
+def images(request):
+    model = sim.ensure_model(request.param)
     latency = BENCHMARKS["latency"].test_id
     rom = sim.load_image(model, sim.build_firmware(model), flags=protocol.FLAG_BOOT_WAIT,
                          tests=latency, lat_count=20)

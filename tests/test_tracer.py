@@ -28,6 +28,7 @@ class Bench:
     holds the request until the trace unit acknowledges it."""
 
     def __init__(self, **kw):
+        self.beat_bytes = kw.get("beat_bytes", 1)
         kw.setdefault("fifo_depth", 16)
         kw.setdefault("class_fifo_depth", 4)
         kw.setdefault("n_stats", 0)
@@ -96,7 +97,8 @@ class Bench:
     # ---- analysis of the recording
 
     def stream(self):
-        return bytes(r["data"] for r in self.rows if r["valid"] and r["ready"])
+        n = self.beat_bytes
+        return b"".join(r["data"].to_bytes(n, "little") for r in self.rows if r["valid"] and r["ready"])
 
     def decode(self):
         d = Decoder()
@@ -173,6 +175,27 @@ def test_hw_edges_exact_timestamp():
     # rise of lines 0 and 31 with the fall of line 1 in one record.
     assert got[0] == (rec.TYPE_HW, rows[10]["ts"], 1 << 3)
     assert got[5] == (rec.TYPE_HW, rows[47]["ts"], hw_payload(1 << 31 | 1 << 0, 1 << 1))
+
+
+def test_wide_stream_same_records():
+    """With beat_bytes=6 (the simulation's trace stream) the records are the
+    same bytes, 6 a beat, first byte lowest: a record takes 18/6 = 3 beats
+    plus the load cycle, against 18 + 1 at one byte a beat."""
+    out = {}
+    for beat in (1, 6):
+        b = Bench(n_hw=4, beat_bytes=beat)
+        b.at(2, b.dut._enable.storage, 1)
+        for c in (10, 11, 12, 13):
+            b.at(c, b.dut.hw_lines, c & 0xF)
+        b.store(12, 3, 0xDEADBEEF)
+        rows = b.run(140)
+        records, stats = b.decode()
+        assert_clean(stats, records)
+        busy = [c for c, r in enumerate(rows) if r["valid"]]
+        out[beat] = ([(r.type, r.ts, r.payload) for r in records], len(busy), b.stream())
+    assert out[6][0] == out[1][0] and out[6][2] == out[1][2]
+    n = len(out[1][0])
+    assert out[1][1] == n * rec.RECORD_BYTES and out[6][1] == n * rec.RECORD_BYTES // 6
 
 
 def test_simultaneous_lines_one_record():

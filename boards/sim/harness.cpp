@@ -10,11 +10,17 @@
 //                             store ("S ts chan data"), with the timestamp the
 //                             trace unit's counter held in that cycle; with
 //                             --probe-pc ADDR also each cycle the core's retire
-//                             port shows that pc ("P ts pc")
+//                             port shows that pc ("P ts pc"); with
+//                             --probe-retire LO:HI each cycle the retire port
+//                             shows a pc in [LO, HI): "R ts pc trap" (trap 1:
+//                             a trap entry whose handler target is pc)
 //   memories at the end    -> +irqlab_dump_<rom|sram|main_ram>=PATH (Verilator
 //                             plusargs): the gateware's final blocks write that
 //                             memory with $writememh when top->final() runs
 //                             (boards/sim/memdump.py)
+//
+// The trace stream carries TRACE_BEAT_BYTES bytes a cycle (at most 8; set
+// by boards/sim/target.py through the Makefile).
 //
 // The run ends when the firmware writes its exit code (simctrl) and the trace
 // stream has drained, or at --max-cycles (exit 3). Exit status = firmware code.
@@ -100,6 +106,7 @@ int main(int argc, char **argv) {
     const char *console_in_path = nullptr;
     uint64_t max_cycles = 2000000000ull;
     long long probe_pc = -1;
+    uint32_t retire_lo = 0, retire_hi = 0;   // --probe-retire LO:HI (empty: off)
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         auto next = [&]() -> const char * {
@@ -113,6 +120,13 @@ int main(int argc, char **argv) {
         else if (a == "--console-in") console_in_path = next();
         else if (a == "--max-cycles") max_cycles = strtoull(next(), nullptr, 0);
         else if (a == "--probe-pc") probe_pc = strtoll(next(), nullptr, 0);
+        else if (a == "--probe-retire") {
+            char *end;
+            const char *v = next();
+            retire_lo = strtoul(v, &end, 0);
+            if (*end != ':') { fprintf(stderr, "irqlab-sim: --probe-retire LO:HI\n"); return 2; }
+            retire_hi = strtoul(end + 1, nullptr, 0);
+        }
         else if (a.rfind("+", 0) == 0) continue;  // Verilator plusargs
         else { fprintf(stderr, "irqlab-sim: unknown option %s\n", a.c_str()); return 2; }
     }
@@ -168,7 +182,10 @@ int main(int argc, char **argv) {
             if (console) fputc(c, console);
         }
         if (top->trace_valid) {
-            trace.put(top->trace_data);
+            // TRACE_BEAT_BYTES (boards/sim/target.py) bytes a beat, first byte lowest.
+            uint64_t beat = top->trace_data;
+            for (unsigned b = 0; b < TRACE_BEAT_BYTES; b++)
+                trace.put((uint8_t)(beat >> (8 * b)));
             idle = 0;
         } else {
             idle++;
@@ -183,6 +200,9 @@ int main(int argc, char **argv) {
             if (probe_pc >= 0 && top->probe_retire_valid && top->probe_retire_pc == (uint32_t)probe_pc)
                 fprintf(probe, "P %llu %08x\n", (unsigned long long)top->probe_ts,
                         (unsigned)top->probe_retire_pc);
+            if (top->probe_retire_valid && top->probe_retire_pc >= retire_lo && top->probe_retire_pc < retire_hi)
+                fprintf(probe, "R %llu %08x %u\n", (unsigned long long)top->probe_ts,
+                        (unsigned)top->probe_retire_pc, (unsigned)top->probe_retire_trap);
         }
         hw_prev = top->probe_hw;
         if (!done && top->simctrl_done) {

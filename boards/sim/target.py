@@ -25,6 +25,10 @@ from irqlab.boards.sim.memdump import MemoryDump
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = "irqlab_sim"
 SYS_CLK_FREQ = BOARD.default_clock_hz   # nominal, for converting cycles to ns
+# Bytes of the trace stream per cycle (harness.cpp takes them all at once): at
+# one byte a cycle (19 cycles a record) an interrupt every ~30 cycles, each
+# with 3-4 records, overran the trace unit's FIFO (the TCM rows' throughput).
+TRACE_BEAT_BYTES = 6
 
 _io = [
     ("sys_clk", 0, Pins(1)),
@@ -32,13 +36,13 @@ _io = [
     ("serial", 0,
         Subsignal("source_valid", Pins(1)), Subsignal("source_ready", Pins(1)), Subsignal("source_data", Pins(8)),
         Subsignal("sink_valid", Pins(1)), Subsignal("sink_ready", Pins(1)), Subsignal("sink_data", Pins(8))),
-    ("trace", 0, Subsignal("valid", Pins(1)), Subsignal("ready", Pins(1)), Subsignal("data", Pins(8))),
+    ("trace", 0, Subsignal("valid", Pins(1)), Subsignal("ready", Pins(1)), Subsignal("data", Pins(8 * TRACE_BEAT_BYTES))),
     ("simctrl", 0, Subsignal("done", Pins(1)), Subsignal("code", Pins(8))),
     # Direct views of the RTL signals the trace unit records, for the trace-versus-RTL check.
     ("probe", 0,
         Subsignal("ts", Pins(64)), Subsignal("hw", Pins(32)),
         Subsignal("sw_valid", Pins(1)), Subsignal("sw_chan", Pins(8)), Subsignal("sw_data", Pins(32)),
-        Subsignal("retire_valid", Pins(1)), Subsignal("retire_pc", Pins(32)),
+        Subsignal("retire_valid", Pins(1)), Subsignal("retire_pc", Pins(32)), Subsignal("retire_trap", Pins(1)),
         Subsignal("enable", Pins(1))),
 ]
 
@@ -48,11 +52,11 @@ class SimSoC(IrqlabSoC):
         platform = SimPlatform("SIM", _io)
         self.crg = CRG(platform.request("sys_clk"), platform.request("sys_rst"))
         IrqlabSoC.__init__(self, platform, soc=soc, sys_clk_freq=SYS_CLK_FREQ, core_verilog=core_verilog,
-                           uart_name="sim")
+                           uart_name="sim", trace_beat_bytes=TRACE_BEAT_BYTES)
         self.simctrl = SimControl(platform.request("simctrl"))
         # Each memory can be written to a file when the run ends (boards/sim/memdump.py).
         for name in self.soc_config.memory_map:
-            self.specials += MemoryDump(getattr(self, name).mem, name)
+            self.specials += MemoryDump(self.memory(name), name)
         pads = platform.request("trace")
         t = self.tracer
         self.comb += [pads.valid.eq(t.source.valid), pads.data.eq(t.source.data), t.source.ready.eq(pads.ready)]
@@ -61,7 +65,7 @@ class SimSoC(IrqlabSoC):
             probe.ts.eq(t.ts), probe.hw.eq(t.hw_lines),
             probe.sw_valid.eq(t.sw_valid), probe.sw_chan.eq(t.sw_chan), probe.sw_data.eq(t.sw_data),
             # The core's retire port itself, upstream of the PC-match comparators.
-            probe.retire_valid.eq(t.retire.valid), probe.retire_pc.eq(t.retire.pc),
+            probe.retire_valid.eq(t.retire.valid), probe.retire_pc.eq(t.retire.pc), probe.retire_trap.eq(t.retire.trap),
             probe.enable.eq(t._enable.storage),
         ]
 
@@ -119,6 +123,7 @@ def generate(soc_name, out_dir, core_verilog=None):
 def compile(out_dir, jobs=2):
     gw = os.path.join(out_dir, "gateware")
     subprocess.run(["make", "-s", "-f", os.path.join(HERE, "Makefile"), f"-j{jobs}",
-                    f"GW={gw}", f"TOP={TOP}", f"HARNESS={os.path.join(HERE, 'harness.cpp')}"],
+                    f"GW={gw}", f"TOP={TOP}", f"HARNESS={os.path.join(HERE, 'harness.cpp')}",
+                    f"TRACE_BEAT_BYTES={TRACE_BEAT_BYTES}"],
                    check=True)
     return os.path.join(gw, "obj_dir", "V" + TOP)

@@ -21,6 +21,13 @@
 // exit status: the program's done value, or 100 on timeout, 101 on a bus
 // access outside RAM and the magic words, 2 on bad arguments.
 //
+// Cores with native buses (NativeBusPlugin, -DNATIVE_BUS) are served the
+// way soc/tcm.py serves them from its TCMs: a command fires when valid and
+// ready; an instruction or load word answers in the next cycle (the load's
+// answer held until the next command), a store is written at the edge. With
+// --wait N, cmd_ready is low for the N cycles after each fire (random 0..N
+// with --wait-seed), which exercises the same stall paths.
+//
 // The top module is selected at build time: -DTOP_HEADER='"VIrqlabCore_clint.h"'
 // -DTOP_CLASS=VIrqlabCore_clint (tests/test_isa.py does that).
 
@@ -102,10 +109,19 @@ int main(int argc, char** argv) {
   t->softwareInterrupt = 0;
   t->externalInterruptArray = 0;
 #endif
+#ifdef NATIVE_BUS
+  t->iBus_rsp_payload_error = 0;
+  t->dBus_rsp_error = 0;
+  t->iBus_rsp_valid = 0;
+  t->dBus_rsp_ready = 0;
+  t->iBus_cmd_ready = 1;
+  t->dBus_cmd_ready = 1;
+#else
   t->iBusWishbone_ERR = 0;
   t->dBusWishbone_ERR = 0;
   t->iBusWishbone_ACK = 0;
   t->dBusWishbone_ACK = 0;
+#endif
   t->reset = 1;
   t->clk = 0;
   t->eval();
@@ -135,6 +151,55 @@ int main(int argc, char** argv) {
       n.wait = w - 1;
       return false;
     };
+#ifdef NATIVE_BUS
+    // Native buses: nb_* hold this cycle's ready and the answers in flight.
+    bool i_fire = t->iBus_cmd_valid && t->iBus_cmd_ready;
+    bool d_fire = t->dBus_cmd_valid && t->dBus_cmd_ready;
+    bool i_rsp = false;
+    uint32_t i_inst = 0;
+    if (i_fire) {
+      uint32_t a = t->iBus_cmd_payload_pc & ~3u;
+      if (!ram.in(a)) { fprintf(stderr, "iBus read outside RAM: %08x\n", a); status = 101; break; }
+      i_rsp = true;
+      i_inst = ram.w[a >> 2];
+    }
+    if (d_fire) {
+      uint32_t a = t->dBus_cmd_payload_address & ~3u, low = t->dBus_cmd_payload_address & 3u;
+      uint32_t size = t->dBus_cmd_payload_size;
+      uint32_t sel = size == 0 ? 1u << low : size == 1 ? 3u << low : 0xFu;
+      uint32_t wd = t->dBus_cmd_payload_data;
+      nd.ack = false;                       // the held load answer goes with any new command
+      if (t->dBus_cmd_payload_wr) {
+        if (ram.in(a)) {
+          uint32_t m = 0;
+          for (int b = 0; b < 4; b++) if (sel >> b & 1) m |= 0xFFu << (8 * b);
+          ram.w[a >> 2] = (ram.w[a >> 2] & ~m) | (wd & m);
+        } else if (a == MAGIC_DONE) {
+          status = (int)(wd & 0xFF);
+        } else if (a == MAGIC_SIG_BEGIN) {
+          sig_begin = wd;
+        } else if (a == MAGIC_SIG_END) {
+          sig_end = wd;
+        } else if (a == MAGIC_PUTC) {
+          putchar(wd & 0xFF);
+        } else {
+          fprintf(stderr, "dBus write outside RAM: %08x = %08x\n", a, wd);
+          status = 101;
+        }
+      } else {
+        if (!ram.in(a)) { fprintf(stderr, "dBus read outside RAM: %08x\n", a); status = 101; break; }
+        nd.ack = true;
+        nd.rdata = ram.w[a >> 2];
+      }
+    } else {
+      nd.ack = dp.ack;                      // held
+    }
+    // cmd_ready of the next cycle: low for a drawn number of cycles after a fire.
+    if (i_fire) ni.wait = draw();
+    else if (ni.wait > 0) ni.wait--;
+    if (d_fire) nd.wait = draw();
+    else if (nd.wait > 0) nd.wait--;
+#else
     if (fire(ip, ni, t->iBusWishbone_CYC && t->iBusWishbone_STB)) {
       uint32_t a = (uint32_t)t->iBusWishbone_ADR << 2;
       if (!ram.in(a)) { fprintf(stderr, "iBus read outside RAM: %08x\n", a); status = 101; break; }
@@ -166,6 +231,7 @@ int main(int argc, char** argv) {
         nd.rdata = ram.w[a >> 2];
       }
     }
+#endif
     t->clk = 1;
     t->eval();
     if (!t->reset && t->retire_valid) {
@@ -176,10 +242,19 @@ int main(int argc, char** argv) {
     }
     ip = ni;
     dp = nd;
+#ifdef NATIVE_BUS
+    t->iBus_rsp_valid = i_rsp;
+    t->iBus_rsp_payload_inst = i_inst;
+    t->dBus_rsp_ready = dp.ack;
+    t->dBus_rsp_data = dp.rdata;
+    t->iBus_cmd_ready = ip.wait == 0;
+    t->dBus_cmd_ready = dp.wait == 0;
+#else
     t->iBusWishbone_ACK = ip.ack;
     t->iBusWishbone_DAT_MISO = ip.rdata;
     t->dBusWishbone_ACK = dp.ack;
     t->dBusWishbone_DAT_MISO = dp.rdata;
+#endif
     t->clk = 0;
     t->eval();
   }

@@ -64,7 +64,10 @@ def build_harness(verilog, out_root):
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
         with open(verilog) as f:                  # the CLIC variant's interrupt ports differ
-            clic = " -DHAS_CLIC" if re.search(r"\bclic_valid\b", f.read()) else ""
+            text = f.read()
+        clic = " -DHAS_CLIC" if re.search(r"\bclic_valid\b", text) else ""
+        # a variant with native buses (NativeBusPlugin): no Wishbone ports
+        clic += " -DNATIVE_BUS" if re.search(r"^\s*output\s+(?:wire\s+|reg\s+)?iBus_cmd_valid\b", text, re.M) else ""
         _run(["verilator", "--cc", "--exe", "--build", "-j", "1", "-Wno-fatal", "-Wno-lint",
               "--top-module", top, "-CFLAGS", f'-O1 -DTOP_HEADER=\\"V{top}.h\\" -DTOP_CLASS=V{top}{clic}',
               verilog, HARNESS, "-o", "Vharness"], cwd=work)

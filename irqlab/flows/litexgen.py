@@ -22,7 +22,7 @@ from irqlab.soc.configs import soc_config
 a = json.loads(sys.argv[1])
 opts = a['options']
 if a['rom_bin']:
-    img = load_image(a['rom_bin'], soc_config(a['soc']).rom_size)
+    img = load_image(a['rom_bin'], soc_config(a['soc']).code_size)
     opts['rom_init'] = [int.from_bytes(img[i:i+4], 'little') for i in range(0, len(img), 4)]
 module, cls = a['target'].split(':')
 soc = getattr(import_module(module), cls)(soc=a['soc'], core_verilog=a['verilog'], **opts)

@@ -110,9 +110,17 @@ object Variants {
     new RetirePortPlugin
   )
 
+  /** A variant with its buses left native (NativeBusPlugin): the SoC
+    * attaches tightly coupled memories beside the core (soc/tcm.py). The
+    * pipeline is the same; only the ports differ. */
+  def withNativeBuses(plugins: Seq[Plugin[VexRiscv]]): Seq[Plugin[VexRiscv]] =
+    plugins :+ new NativeBusPlugin
+
   val all: Map[String, () => Seq[Plugin[VexRiscv]]] = Map(
     "clint" -> (() => clint),
-    "clic" -> (() => clic)
+    "clic" -> (() => clic),
+    "clint-native" -> (() => withNativeBuses(clint)),
+    "clic-native" -> (() => withNativeBuses(clic))
   )
 
   def names: Seq[String] = all.keys.toSeq.sorted
@@ -122,7 +130,8 @@ object Variants {
   * `GenCore --list <file>`: writes the variant names, one a line: the one
   * list of variants, which the Python side (irqlab/corebuild.py) asks. */
 object GenCore {
-  def topName(variant: String) = s"IrqlabCore_$variant"
+  /** The Verilog module name: `-` is not allowed there, so it becomes `_`. */
+  def topName(variant: String) = s"IrqlabCore_${variant.replace('-', '_')}"
 
   def generate(variant: String, outDir: String): Unit = {
     val plugins = Variants.all.getOrElse(variant, {
@@ -138,7 +147,8 @@ object GenCore {
     config.generateVerilog {
       val cpu = new VexRiscv(VexRiscvConfig(plugins().toList))
       cpu.setDefinitionName(topName(variant))
-      cpu.rework {
+      val native = cpu.plugins.exists(_.isInstanceOf[NativeBusPlugin])
+      if (!native) cpu.rework {
         for (p <- cpu.plugins) p match {
           case p: IBusSimplePlugin =>
             p.iBus.setAsDirectionLess()

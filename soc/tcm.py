@@ -1,0 +1,203 @@
+"""Tightly coupled memories (TCMs) beside the project's own core.
+
+A core variant with native buses (cores/: NativeBusPlugin) leaves VexRiscv's
+IBusSimpleBus and DBusSimpleBus at its ports. This module puts the memory
+system beside it:
+
+    core iBus ──► IBusSplit ──┬─► ITCM instruction port ─┐
+                              ├─► DTCM instruction port  │  one cycle
+                              └─► Wishbone (every other address)
+    core dBus ──► DBusSplit ──┬─► ITCM data port (read/write: loads firmware)
+                              ├─► DTCM data port
+                              └─► Wishbone (every other address)
+
+Each TCM (`TcmMemory`) is one block RAM with two synchronous ports, one per
+bus, so a fetch and a load or store never wait for each other, and each bus
+reaches both memories (code may run from the DTCM, constants and the CLIC's
+pointer table may sit in either).
+
+Why this meets one cycle: the command's address goes straight into the block
+RAM's registered address input in the cycle the command fires; the word is
+at the RAM's output in the next cycle, which is the cycle VexRiscv expects it
+(IBusSimplePlugin with busLatencyMin = 1 joins the response one stage after
+the command; DBusSimplePlugin issues in execute and takes the response in
+memory). `cmd.ready` is decoded from the address and one register, never
+from `cmd.valid`, so no combinational loop runs through the core. The
+Wishbone bridges are registered (one request at a time), off the TCM path.
+
+Contracts, cycle by cycle (t = a cycle in which cmd.valid & cmd.ready):
+
+IBusSplit
+  * cmd.ready = 1 unless a Wishbone fetch is outstanding.
+  * pc in a TCM: rsp.valid = 1 at t+1, rsp.inst = the word at pc (as the RAM
+    held it at the edge ending cycle t).
+  * otherwise: CYC/STB from t+1 until the ACK cycle u (>= t+1); rsp.valid = 1
+    at u with DAT_R; cmd.ready = 0 from t+1 to u; the next command may fire
+    at u+1. Responses therefore come in command order.
+
+DBusSplit
+  * cmd.ready = 1 for a TCM address; for any other, 1 unless a Wishbone access
+    is outstanding.
+  * store to a TCM: written at the edge ending cycle t (bytes chosen by size
+    and address[1:0]); no response (DBusSimplePlugin expects none).
+  * load from a TCM: rsp.ready = 1 from t+1 with the word; rsp.ready and the
+    data are held until the next command fires (so a stalled memory stage
+    still finds them).
+  * otherwise: one Wishbone access from t+1 until the ACK cycle u; a load
+    gets rsp.ready = 1 at u with DAT_R; cmd.ready = 0 for non-TCM addresses
+    from t+1 to u. A store lets the core go on at once (as LiteX's VexRiscv
+    bridge does).
+rsp.error is 0 on both buses (no access faults: cores/README.md).
+"""
+
+from dataclasses import dataclass
+
+from migen import *
+from migen.fhdl.specials import READ_FIRST
+
+from litex.soc.interconnect import wishbone
+
+
+@dataclass(frozen=True)
+class TcmRegion:
+    """A TCM's name (also its memory's name: <top>_<name>.init), origin and size in bytes."""
+    name: str
+    origin: int
+    size: int
+
+    def __post_init__(self):
+        assert self.size >= 4 and self.size & (self.size - 1) == 0, f"{self.name}: size must be a power of two"
+        assert self.origin % self.size == 0, f"{self.name}: origin must be aligned to the size"
+
+    @property
+    def words(self):
+        return self.size // 4
+
+    def contains(self, address):
+        """The Migen expression `address` (32 bits, bytes) lies in the region."""
+        k = log2_int(self.size)
+        return address[k:32] == (self.origin >> k)
+
+
+class TcmMemory(Module):
+    """One TCM: a 32-bit block RAM with an instruction port (`i`: read) and a
+    data port (`d`: read with `re`, write with byte enables), both
+    synchronous: the word addressed in cycle t is at dat_r in cycle t+1. The
+    data port's output holds until its next read (`re`)."""
+    def __init__(self, region, init=None):
+        self.region = region
+        init = list(init) if init is not None else [0] * region.words
+        assert len(init) <= region.words
+        # A full-size init makes the RTL load the memory with $readmemh, so a
+        # simulation can put a new image in without a rebuild (as the ROM).
+        init += [0] * (region.words - len(init))
+        self.mem = Memory(32, region.words, init=init, name=region.name)
+        self.i = self.mem.get_port()
+        self.d = self.mem.get_port(write_capable=True, we_granularity=8, has_re=True, mode=READ_FIRST)
+        self.specials += self.mem, self.i, self.d
+
+
+class IBusSplit(Module):
+    """VexRiscv's IBusSimpleBus to the TCMs' instruction ports and a Wishbone
+    master for every other address (contract: the module's docstring)."""
+    def __init__(self, tcms):
+        self.cmd_valid = Signal()
+        self.cmd_ready = Signal()
+        self.cmd_pc    = Signal(32)
+        self.rsp_valid = Signal()
+        self.rsp_inst  = Signal(32)
+        self.rsp_error = Signal()
+        self.wb = wb = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+
+        fire = Signal()
+        hit = Signal(len(tcms))
+        answered = Signal(len(tcms))    # bit k: TCM k answers in this cycle
+        busy = Signal()                  # a Wishbone fetch is outstanding
+        self.comb += [
+            hit.eq(Cat(*[t.region.contains(self.cmd_pc) for t in tcms])),
+            self.cmd_ready.eq(~busy),
+            fire.eq(self.cmd_valid & self.cmd_ready),
+            [t.i.adr.eq(self.cmd_pc[2:]) for t in tcms],
+            wb.cyc.eq(busy), wb.stb.eq(busy), wb.we.eq(0), wb.sel.eq(0xf), wb.cti.eq(0), wb.bte.eq(0),
+            self.rsp_valid.eq((answered != 0) | (busy & wb.ack)),
+            self.rsp_inst.eq(Mux(answered != 0,
+                                 reduce(or_, [Replicate(answered[k], 32) & t.i.dat_r for k, t in enumerate(tcms)]),
+                                 wb.dat_r)),
+            self.rsp_error.eq(0),
+        ]
+        self.sync += [
+            answered.eq(Mux(fire, hit, 0)),
+            If(fire & (hit == 0),
+                busy.eq(1), wb.adr.eq(self.cmd_pc[2:]),
+            ).Elif(wb.ack,
+                busy.eq(0),
+            ),
+        ]
+
+
+class DBusSplit(Module):
+    """VexRiscv's DBusSimpleBus to the TCMs' data ports and a Wishbone master
+    for every other address (contract: the module's docstring)."""
+    def __init__(self, tcms):
+        self.cmd_valid   = Signal()
+        self.cmd_ready   = Signal()
+        self.cmd_wr      = Signal()
+        self.cmd_address = Signal(32)
+        self.cmd_data    = Signal(32)
+        self.cmd_size    = Signal(2)
+        self.rsp_ready   = Signal()
+        self.rsp_error   = Signal()
+        self.rsp_data    = Signal(32)
+        self.wb = wb = wishbone.Interface(data_width=32, address_width=32, addressing="word")
+
+        fire = Signal()
+        hit = Signal(len(tcms))
+        held = Signal(len(tcms))   # bit k: TCM k holds the answer of the last load
+        busy = Signal()            # a Wishbone access is outstanding
+        mask = Signal(4)
+        self.comb += [
+            hit.eq(Cat(*[t.region.contains(self.cmd_address) for t in tcms])),
+            self.cmd_ready.eq((hit != 0) | ~busy),
+            fire.eq(self.cmd_valid & self.cmd_ready),
+            mask.eq(Mux(self.cmd_size == 0, 1 << self.cmd_address[:2],
+                    Mux(self.cmd_size == 1, 3 << self.cmd_address[:2], 0xf))),
+            wb.cyc.eq(busy), wb.stb.eq(busy), wb.cti.eq(0), wb.bte.eq(0),
+            self.rsp_ready.eq((held != 0) | (busy & wb.ack & ~wb.we)),
+            self.rsp_data.eq(Mux(held != 0,
+                                 reduce(or_, [Replicate(held[k], 32) & t.d.dat_r for k, t in enumerate(tcms)]),
+                                 wb.dat_r)),
+            self.rsp_error.eq(0),
+        ]
+        for k, t in enumerate(tcms):
+            sel = Signal(name=f"{t.region.name}_sel")
+            self.comb += [
+                sel.eq(fire & hit[k]),
+                t.d.adr.eq(self.cmd_address[2:]),
+                t.d.dat_w.eq(self.cmd_data),
+                t.d.we.eq(Replicate(sel & self.cmd_wr, 4) & mask),
+                t.d.re.eq(sel & ~self.cmd_wr),
+            ]
+        self.sync += [
+            If(fire, held.eq(Mux(self.cmd_wr, 0, hit))),
+            If(fire & (hit == 0),
+                busy.eq(1), wb.adr.eq(self.cmd_address[2:]), wb.we.eq(self.cmd_wr),
+                wb.dat_w.eq(self.cmd_data), wb.sel.eq(Mux(self.cmd_wr, mask, 0xf)),
+            ).Elif(wb.ack,
+                busy.eq(0),
+            ),
+        ]
+
+
+class TightlyCoupled(Module):
+    """The TCMs and both bus splits: connect the core's native buses to
+    `ibus`/`dbus` (IBusSplit/DBusSplit), and `ibus.wb`/`dbus.wb` to the SoC."""
+    def __init__(self, regions, inits=None):
+        inits = inits or {}
+        self.tcms = [TcmMemory(r, inits.get(r.name)) for r in regions]
+        for t in self.tcms:
+            setattr(self.submodules, t.region.name, t)
+        self.submodules.ibus = IBusSplit(self.tcms)
+        self.submodules.dbus = DBusSplit(self.tcms)
+
+    def memory(self, name):
+        return next(t.mem for t in self.tcms if t.region.name == name)

@@ -1,0 +1,149 @@
+"""Cycle-exact tests of the tightly coupled memories and their bus splits
+(soc/tcm.py) in Migen simulation, against the contracts of its docstring.
+
+Convention (as tests/test_irqgen.py): cycle c is the interval after the c-th
+clock edge. Inputs written for cycle c are visible in cycle c; row c of a
+recording holds every probe's value in that same cycle. A command fires in
+cycle t when cmd_valid and cmd_ready are both 1 in row t.
+"""
+
+from migen.sim import run_simulation
+
+from irqlab.soc.tcm import TcmRegion, TightlyCoupled
+
+ITCM = TcmRegion("itcm", 0x2000_0000, 0x100)
+DTCM = TcmRegion("dtcm", 0x3000_0000, 0x100)
+OUTSIDE = 0x4000_0000
+CODE = [0x1000_0000 + 17 * i for i in range(ITCM.words)]
+DATA = [0x5000_0000 + 3 * i for i in range(DTCM.words)]
+
+
+def dut():
+    return TightlyCoupled([ITCM, DTCM], {"itcm": CODE, "dtcm": DATA})
+
+
+def simulate(d, n, inputs, probes):
+    """inputs: {cycle: {signal: value}} (values stay until written again);
+    returns {name: [value in cycle 0, 1, ...]}."""
+    rows = {name: [] for name in probes}
+
+    def gen():
+        for c in range(n):
+            for sig, val in inputs.get(c, {}).items():
+                yield sig.eq(val)
+            yield
+            for name, sig in probes.items():
+                rows[name].append((yield sig))
+
+    run_simulation(d, gen())
+    return rows
+
+
+def ibus_probes(d):
+    i = d.ibus
+    return {"ready": i.cmd_ready, "rsp": i.rsp_valid, "inst": i.rsp_inst, "cyc": i.wb.cyc, "adr": i.wb.adr}
+
+
+def dbus_probes(d):
+    b = d.dbus
+    return {"ready": b.cmd_ready, "rsp": b.rsp_ready, "data": b.rsp_data, "cyc": b.wb.cyc, "we": b.wb.we,
+            "adr": b.wb.adr, "sel": b.wb.sel, "dat_w": b.wb.dat_w}
+
+
+def test_straight_line_fetch_one_word_per_cycle():
+    """Fetches issued in cycles 0..7 (ITCM) and 8..11 (DTCM, through its
+    instruction port) answer in cycles 1..12, one word each, never stalled."""
+    d = dut()
+    i = d.ibus
+    inputs = {c: {i.cmd_valid: 1, i.cmd_pc: ITCM.origin + 4 * c} for c in range(8)}
+    inputs.update({8 + c: {i.cmd_valid: 1, i.cmd_pc: DTCM.origin + 4 * c} for c in range(4)})
+    inputs[12] = {i.cmd_valid: 0}
+    r = simulate(d, 14, inputs, ibus_probes(d))
+    assert r["ready"][:12] == [1] * 12
+    assert r["rsp"] == [0] + [1] * 12 + [0]
+    assert r["inst"][1:13] == CODE[:8] + DATA[:4]
+    assert r["cyc"] == [0] * 14
+
+
+def test_fetch_outside_goes_to_wishbone_in_order():
+    """A fetch outside the TCMs fires in cycle 0: CYC from cycle 1 to the ACK
+    in cycle 3, the response in cycle 3, cmd_ready 0 in cycles 1..3; a TCM
+    fetch waiting meanwhile fires in cycle 4 and answers in cycle 5."""
+    d = dut()
+    i = d.ibus
+    inputs = {0: {i.cmd_valid: 1, i.cmd_pc: OUTSIDE + 8},
+              1: {i.cmd_pc: ITCM.origin + 12},
+              3: {i.wb.ack: 1, i.wb.dat_r: 0xCAFE0001},
+              4: {i.wb.ack: 0},
+              5: {i.cmd_valid: 0}}
+    r = simulate(d, 7, inputs, ibus_probes(d))
+    assert r["ready"] == [1, 0, 0, 0, 1, 1, 1]
+    assert r["cyc"] == [0, 1, 1, 1, 0, 0, 0]
+    assert r["adr"][1] == (OUTSIDE + 8) >> 2
+    assert r["rsp"] == [0, 0, 0, 1, 0, 1, 0]
+    assert r["inst"][3] == 0xCAFE0001 and r["inst"][5] == CODE[3]
+
+
+def test_loads_and_stores_never_stall():
+    """Back-to-back DTCM stores (word, half, byte) and loads, and a load of
+    the ITCM through its data port: cmd_ready is 1 in every cycle, each load
+    answers in the next cycle, and sees the stores before it."""
+    d = dut()
+    b = d.dbus
+    seq = [  # (wr, address, data, size)
+        (1, DTCM.origin + 0x10, 0x11223344, 2),
+        (1, DTCM.origin + 0x12, 0xAABBAABB, 1),     # half at bytes 2..3
+        (1, DTCM.origin + 0x11, 0x55555555, 0),     # byte 1
+        (0, DTCM.origin + 0x10, 0, 2),
+        (0, ITCM.origin + 0x20, 0, 2),
+        (0, DTCM.origin + 0x04, 0, 2),
+    ]
+    inputs = {c: {b.cmd_valid: 1, b.cmd_wr: wr, b.cmd_address: a, b.cmd_data: v, b.cmd_size: s}
+              for c, (wr, a, v, s) in enumerate(seq)}
+    inputs[len(seq)] = {b.cmd_valid: 0}
+    r = simulate(d, len(seq) + 3, inputs, dbus_probes(d))
+    assert r["ready"][:len(seq)] == [1] * len(seq)
+    assert r["rsp"][:4] == [0, 0, 0, 0]
+    assert r["rsp"][4:7] == [1, 1, 1]
+    assert r["data"][4:7] == [0xAABB5544, CODE[8], DATA[1]]
+    # held until the next command fires
+    assert r["rsp"][7:] == [1, 1] and r["data"][7:] == [DATA[1]] * 2
+    assert r["cyc"] == [0] * len(r["cyc"])
+
+
+def test_store_to_itcm_is_fetched():
+    """The data side writes the ITCM (a loader); the instruction port fetches
+    the new word (store in cycle 0, fetch in cycle 1, answer in cycle 2)."""
+    d = dut()
+    b, i = d.dbus, d.ibus
+    inputs = {0: {b.cmd_valid: 1, b.cmd_wr: 1, b.cmd_address: ITCM.origin + 0x40, b.cmd_data: 0x00100073,
+                  b.cmd_size: 2},
+              1: {b.cmd_valid: 0, i.cmd_valid: 1, i.cmd_pc: ITCM.origin + 0x40},
+              2: {i.cmd_valid: 0}}
+    r = simulate(d, 3, inputs, ibus_probes(d))
+    assert r["rsp"] == [0, 0, 1] and r["inst"][2] == 0x00100073
+
+
+def test_wishbone_store_then_tcm_load_runs_alongside():
+    """A store outside fires in cycle 0 (CYC from cycle 1, ACK in cycle 4): a
+    DTCM load fires in cycle 1 anyway and answers in cycle 2; a load outside
+    waits (cmd_ready 0) until cycle 5, when the bridge is free again, and
+    answers with the ACK in cycle 7 (held in the data register meanwhile)."""
+    d = dut()
+    b = d.dbus
+    inputs = {0: {b.cmd_valid: 1, b.cmd_wr: 1, b.cmd_address: OUTSIDE + 0x22, b.cmd_data: 0x7777, b.cmd_size: 1},
+              1: {b.cmd_wr: 0, b.cmd_address: DTCM.origin + 8, b.cmd_size: 2},
+              2: {b.cmd_address: OUTSIDE + 4},
+              4: {b.wb.ack: 1},
+              5: {b.wb.ack: 0},
+              6: {b.cmd_valid: 0},
+              7: {b.wb.ack: 1, b.wb.dat_r: 0x12345678},
+              8: {b.wb.ack: 0}}
+    r = simulate(d, 9, inputs, dbus_probes(d))
+    assert r["ready"][:6] == [1, 1, 0, 0, 0, 1]
+    assert r["cyc"] == [0, 1, 1, 1, 1, 0, 1, 1, 0]
+    assert r["we"][1] == 1 and r["adr"][1] == (OUTSIDE + 0x20) >> 2 and r["sel"][1] == 0b1100
+    assert r["we"][6] == 0 and r["adr"][6] == (OUTSIDE + 4) >> 2 and r["sel"][6] == 0xf
+    assert r["rsp"][2] == 1 and r["data"][2] == DATA[2]
+    # the outside load fired in cycle 5: the DTCM answer no longer counts
+    assert r["rsp"][6:9] == [0, 1, 0] and r["data"][7] == 0x12345678
