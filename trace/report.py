@@ -28,11 +28,14 @@ def _row(core, r):
 
 
 def table(results):
-    """The per-core table as text; latency columns are cycles."""
-    lines = ["  ".join(c.header.rjust(c.width) for c, _ in COLUMNS)]
-    lines.append("  ".join("-" * c.width for c, _ in COLUMNS))
-    for core, r in results["cores"].items():
-        lines.append("  ".join(str(v).rjust(c.width) for v, (c, _) in zip(_row(core, r), COLUMNS)))
+    """The per-core table as text; latency columns are cycles. Each column is
+    as wide as its header's nominal width or its widest cell."""
+    rows = [_row(core, r) for core, r in results["cores"].items()]
+    widths = [max([c.width, len(c.header)] + [len(str(row[i])) for row in rows])
+              for i, (c, _) in enumerate(COLUMNS)]
+    lines = ["  ".join(c.header.rjust(w) for (c, _), w in zip(COLUMNS, widths)),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(str(v).rjust(w) for v, w in zip(row, widths)) for row in rows]
     return "\n".join(lines)
 
 
