@@ -3,24 +3,12 @@ every core, in one run, on one SoC, with one firmware and one trace path."""
 
 import datetime
 import os
-import subprocess
 
 from irqlab import fwimage, paths, sim
 from irqlab.boards import registry
 from irqlab.errors import BenchError
 from irqlab.host import analysis, htmlreport, report, results as resultsfile
 from irqlab.rows import ROWS, row as row_info
-
-
-def git_revision():
-    try:
-        rev = subprocess.run(["git", "-C", paths.ROOT, "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", paths.ROOT, "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True).stdout.strip()
-        return rev + ("-dirty" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def run_row(row, config, out_dir, progress, probe_path=None):
@@ -69,7 +57,7 @@ def sim_clock_hz():
 def new_results(board, clock_hz):
     return {
         "irqlab": "0.1.0",
-        "git": git_revision(),
+        "git": paths.git_revision(),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "board": board,
         "clock_hz": clock_hz,

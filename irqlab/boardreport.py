@@ -7,6 +7,7 @@ import os
 import shutil
 
 from irqlab import paths
+from irqlab.host.atomic import atomic_open
 
 BITSTREAMS = paths.BITSTREAMS
 
@@ -24,19 +25,16 @@ def read(board, core):
         return None
 
 
-def git_revision():
-    from irqlab.bench import git_revision
-    return git_revision()
+git_revision = paths.git_revision
 
 
 def write(report):
     """bitstreams/<board>-<core>.json (atomically), then RESOURCES.md."""
     os.makedirs(BITSTREAMS, exist_ok=True)
     path = report_path(report["board"], report["core"])
-    with open(path + ".tmp", "w") as f:
+    with atomic_open(path) as f:
         json.dump(report, f, indent=1)
         f.write("\n")
-    os.replace(path + ".tmp", path)
     write_resources_table()
 
 
@@ -103,9 +101,8 @@ def write_resources_table():
                  "| core | variant | LUT | FF | RAMB36 | RAMB18 | LUTRAM | DSP48 | clock MHz |",
                  "|---|---|---|---|---|---|---|---|---|", *rows_est, ""]
     path = os.path.join(BITSTREAMS, "RESOURCES.md")
-    with open(path + ".tmp", "w") as f:
+    with atomic_open(path) as f:
         f.write("\n".join(text))
-    os.replace(path + ".tmp", path)
 
 
 def _clocks(clocks):

@@ -9,11 +9,11 @@ whole (a temporary file renamed) or not at all.
 """
 
 import os
-import tempfile
 from dataclasses import dataclass
 
 from irqlab import elfimage, memmap
 from irqlab.errors import ImageError
+from irqlab.host.atomic import atomic_open
 
 
 @dataclass(frozen=True)
@@ -47,19 +47,12 @@ def dump_range(elf, mems, symbols=None, addr_len=None):
 
 
 def write_atomically(path, data):
-    """Write data to path through a temporary file in the same folder."""
-    folder = os.path.dirname(os.path.abspath(path))
+    """Write data to path whole or not at all (trace/atomic.py)."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".irqlab-dump-", dir=folder)
+        with atomic_open(path, binary=True) as f:
+            f.write(data)
     except OSError as e:
         raise ImageError(f"cannot write '{path}': {e.strerror}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def check_isa(elf, row):

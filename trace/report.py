@@ -2,7 +2,6 @@
 report and the latency plot. Files are written whole or not at all."""
 
 import json
-import os
 
 from irqlab.host.atomic import atomic_open
 from irqlab.host.benchmarks import BENCHMARKS, Column
@@ -100,12 +99,9 @@ def plot_latency(results, path):
     for i, v in enumerate(b2b):
         ax2.text(i, v, f"{v:.0f}", ha="center", va="bottom", fontsize=8)
     fig.tight_layout()
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    tmp = os.path.join(d, ".tmp-plot.png")
-    fig.savefig(tmp, dpi=110)
+    with atomic_open(path, binary=True) as f:
+        fig.savefig(f, format="png", dpi=110)
     plt.close(fig)
-    os.replace(tmp, path)
     return True
 
 
