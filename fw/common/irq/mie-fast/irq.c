@@ -18,14 +18,3 @@ void irq_init(void) { CSRW(mtvec, (uint32_t)vector_table | 1); }
 
 void irq_enable(unsigned irq) { CSRS(mie, 1u << (FIRST_LOCAL + irq)); }
 void irq_disable(unsigned irq) { CSRC(mie, 1u << (FIRST_LOCAL + irq)); }
-
-int irq_configure(unsigned irq, enum irq_trigger trig, unsigned level) {
-    irq_disable(irq);
-    return trig == IRQ_TRIG_LEVEL ? 0 : -1;
-}
-
-int irq_pend(unsigned irq) { return -1; }
-int irq_clear(unsigned irq) { return -1; }
-void irq_set_threshold(unsigned level) {}
-void irq_nest_begin(struct irq_nest *n) {}
-void irq_nest_end(const struct irq_nest *n) {}
