@@ -1,25 +1,10 @@
 """Bad input to the irqlab command: one line on stderr, exit status 2, nothing half-written."""
 
 import socket
-import subprocess
-import sys
 
 from irqlab.host import record as rec
+from clitool import assert_one_line_error, irqlab
 from tracegen import latency_trace
-
-
-def irqlab(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "irqlab", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=120)
-
-
-def assert_one_line_error(r, *words):
-    assert r.returncode == 2, r
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1, r.stderr
-    assert lines[0].startswith("irqlab: error:")
-    for w in words:
-        assert w in lines[0]
 
 
 def test_unknown_core():

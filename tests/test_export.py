@@ -9,7 +9,6 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 import zipfile
 
 import pytest
@@ -18,13 +17,11 @@ from irqlab.host import record as rec
 from irqlab.host.analysis import b_marker, events, latencies, split_tests
 from irqlab.host.decode import decode_bytes
 
+from clitool import assert_one_line_error, irqlab
 from tracegen import handler_trace, latency_trace
 
 LATS = [40, 41, 45, 40, 52, 40, 43]
 
-
-def irqlab(*args):
-    return subprocess.run([sys.executable, "-m", "irqlab", *args], capture_output=True, text=True, timeout=120)
 
 
 def export(tmp_path, data, fmt, *extra, name="t.bin"):
@@ -317,13 +314,6 @@ def test_default_output_name_and_stdout(tmp_path):
 
 
 # ----------------------------------------------------------------- bad input
-def assert_one_line_error(r, *words):
-    assert r.returncode == 2, r
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("irqlab: error:"), r.stderr
-    for w in words:
-        assert w in lines[0], lines[0]
-
 
 def test_bad_input_leaves_nothing(tmp_path):
     good = tmp_path / "good.bin"

@@ -6,8 +6,6 @@ published references."""
 import json
 import re
 import struct
-import subprocess
-import sys
 import zlib
 from html.parser import HTMLParser
 
@@ -15,11 +13,9 @@ from irqlab.host import compare, results as resultsfile
 from irqlab.host.references import PAPERS, REFERENCES
 
 from test_report import results
+from clitool import irqlab
 from tracegen import handler_trace
 
-
-def irqlab(*args):
-    return subprocess.run([sys.executable, "-m", "irqlab", *args], capture_output=True, text=True, timeout=180)
 
 
 def results_file(tmp_path, with_trace=True):

@@ -7,13 +7,14 @@ import os
 import shutil
 import struct
 import subprocess
-import sys
 
 import pytest
 
 from irqlab import elfimage, sim, userprog
 from irqlab.host import record as rec
 from irqlab.host.decode import read_trace
+
+from clitool import assert_one_line_error, irqlab
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "userprog")
 GCC = "riscv64-unknown-elf-gcc"
@@ -24,20 +25,6 @@ TABLE = [0xA5000000 | (i * i + 3) for i in range(8)]
 EXIT_CODE = 42
 
 pytestmark = pytest.mark.skipif(shutil.which(GCC) is None, reason=f"{GCC} not installed")
-
-
-def irqlab(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "irqlab", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, timeout=600)
-
-
-def assert_one_line_error(r, *words):
-    assert r.returncode == 2, r
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1, r.stderr
-    assert lines[0].startswith("irqlab: error:")
-    for w in words:
-        assert w in lines[0], lines[0]
 
 
 def build(folder, row, source=None, ld=None, flags=()):
