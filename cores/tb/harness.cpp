@@ -53,6 +53,28 @@ struct Ram {
   bool in(uint32_t addr) const { return addr < RAM_BYTES; }
 };
 
+// A store from the data side: RAM (byte lanes from sel), or one of the magic
+// addresses (end with a status, the signature range, a console character).
+static void data_write(Ram &ram, uint32_t a, uint32_t sel, uint32_t wd,
+                       uint32_t &sig_begin, uint32_t &sig_end, int &status) {
+  if (ram.in(a)) {
+    uint32_t m = 0;
+    for (int b = 0; b < 4; b++) if (sel >> b & 1) m |= 0xFFu << (8 * b);
+    ram.w[a >> 2] = (ram.w[a >> 2] & ~m) | (wd & m);
+  } else if (a == MAGIC_DONE) {
+    status = (int)(wd & 0xFF);
+  } else if (a == MAGIC_SIG_BEGIN) {
+    sig_begin = wd;
+  } else if (a == MAGIC_SIG_END) {
+    sig_end = wd;
+  } else if (a == MAGIC_PUTC) {
+    putchar(wd & 0xFF);
+  } else {
+    fprintf(stderr, "dBus write outside RAM: %08x = %08x\n", a, wd);
+    status = 101;
+  }
+}
+
 struct Port {           // one Wishbone slave port's registered state
   bool ack = false;
   uint32_t rdata = 0;
@@ -170,22 +192,7 @@ int main(int argc, char** argv) {
       uint32_t wd = t->dBus_cmd_payload_data;
       nd.ack = false;                       // the held load answer goes with any new command
       if (t->dBus_cmd_payload_wr) {
-        if (ram.in(a)) {
-          uint32_t m = 0;
-          for (int b = 0; b < 4; b++) if (sel >> b & 1) m |= 0xFFu << (8 * b);
-          ram.w[a >> 2] = (ram.w[a >> 2] & ~m) | (wd & m);
-        } else if (a == MAGIC_DONE) {
-          status = (int)(wd & 0xFF);
-        } else if (a == MAGIC_SIG_BEGIN) {
-          sig_begin = wd;
-        } else if (a == MAGIC_SIG_END) {
-          sig_end = wd;
-        } else if (a == MAGIC_PUTC) {
-          putchar(wd & 0xFF);
-        } else {
-          fprintf(stderr, "dBus write outside RAM: %08x = %08x\n", a, wd);
-          status = 101;
-        }
+        data_write(ram, a, sel, wd, sig_begin, sig_end, status);
       } else {
         if (!ram.in(a)) { fprintf(stderr, "dBus read outside RAM: %08x\n", a); status = 101; break; }
         nd.ack = true;
@@ -209,22 +216,7 @@ int main(int argc, char** argv) {
       uint32_t a = (uint32_t)t->dBusWishbone_ADR << 2;
       uint32_t sel = t->dBusWishbone_SEL, wd = t->dBusWishbone_DAT_MOSI;
       if (t->dBusWishbone_WE) {
-        if (ram.in(a)) {
-          uint32_t m = 0;
-          for (int b = 0; b < 4; b++) if (sel >> b & 1) m |= 0xFFu << (8 * b);
-          ram.w[a >> 2] = (ram.w[a >> 2] & ~m) | (wd & m);
-        } else if (a == MAGIC_DONE) {
-          status = (int)(wd & 0xFF);
-        } else if (a == MAGIC_SIG_BEGIN) {
-          sig_begin = wd;
-        } else if (a == MAGIC_SIG_END) {
-          sig_end = wd;
-        } else if (a == MAGIC_PUTC) {
-          putchar(wd & 0xFF);
-        } else {
-          fprintf(stderr, "dBus write outside RAM: %08x = %08x\n", a, wd);
-          status = 101;
-        }
+        data_write(ram, a, sel, wd, sig_begin, sig_end, status);
         nd.rdata = 0;
       } else {
         if (!ram.in(a)) { fprintf(stderr, "dBus read outside RAM: %08x\n", a); status = 101; break; }
