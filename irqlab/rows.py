@@ -88,3 +88,14 @@ def rows_with(**features):
                 return False
         return True
     return [r.name for r in ROWS.values() if has(r)]
+
+
+def one_row_per_soc(names=None):
+    """The first row of each SoC among `names` (default: all rows): enough to
+    test what is the SoC's, not the firmware build's."""
+    seen, out = set(), []
+    for n in names if names is not None else ROWS:
+        if ROWS[n].soc not in seen:
+            seen.add(ROWS[n].soc)
+            out.append(n)
+    return out

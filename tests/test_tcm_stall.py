@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from irqlab import elfimage, memmap, sim, userprog
-from irqlab.rows import ROWS, rows_with
+from irqlab.rows import one_row_per_soc, rows_with
 
 GCC = "riscv64-unknown-elf-gcc"
 
@@ -92,15 +92,6 @@ SECTIONS
 """
 
 pytestmark = pytest.mark.skipif(shutil.which(GCC) is None, reason=f"{GCC} not installed")
-
-
-def one_row_per_soc(rows):
-    seen, out = set(), []
-    for r in rows:
-        if ROWS[r].soc not in seen:
-            seen.add(ROWS[r].soc)
-            out.append(r)
-    return out
 
 
 TCM_ROWS = one_row_per_soc(rows_with(memory="tcm"))

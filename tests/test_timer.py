@@ -9,10 +9,10 @@ import re
 import pytest
 
 from irqlab import paths, sim
-from irqlab.rows import ROWS
+from irqlab.rows import one_row_per_soc
 
 APP = "timertest"
-ROW_PER_SOC = list({r.soc: name for name, r in reversed(list(ROWS.items()))}.values())
+ROW_PER_SOC = one_row_per_soc()
 
 
 def expected():

@@ -34,7 +34,6 @@ GEN_MODES = {"OFF": 0, "SINGLE": 1, "PERIODIC": 2, "BURST": 3, "LEVEL": 4}
 
 # ---------------------------------------------------- configuration blocks
 CONFIG_FROM_END = 256     # the block's offset from the end of the code memory
-CONFIG_MAX_BYTES = CONFIG_FROM_END
 # flags, common to every block
 FLAGS = {
     "BOOT_WAIT": (1, "ROM image: wait for the host ('g' runs it, 'L' loads a firmware)"),
@@ -100,7 +99,7 @@ CONFIGS = {c.app: c for c in [
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
 ]}
-assert all(len(c.all_fields) * 4 <= CONFIG_MAX_BYTES for c in CONFIGS.values())
+assert all(len(c.all_fields) * 4 <= CONFIG_FROM_END for c in CONFIGS.values())
 assert len({c.magic for c in CONFIGS.values()}) == len(CONFIGS)
 
 
