@@ -55,11 +55,6 @@ class Model:
     def code_size(self):
         return self.facts["memory"][self.code_memory]["size"]
 
-    @property
-    def rom_size(self):
-        """The size of the firmware image (kept for callers of the ROM days): code_size."""
-        return self.code_size
-
 
 def _model_hash(soc):
     """Everything the model of SoC `soc` is made from."""
