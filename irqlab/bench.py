@@ -39,6 +39,7 @@ def row_results(row, records, stats, trace_path, clock_hz, fw_config, out_dir):
     marker = res.pop("b_marker")
     res.update({
         "description": info.description,
+        "memory": info.soc_config.memory_label,
         "b_marker": analysis.B_DESCRIPTIONS.get(marker, "the tests used different markers" if marker
                                                 else "no test in the trace"),
         "b_marker_short": marker or "none",

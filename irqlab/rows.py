@@ -52,22 +52,18 @@ ROWS = {r.name: r for r in [
         peer=True),
     Row("cv32e40p", "cv32e40p", "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core", "rv32imc",
         hw_vectoring=True, peer=True),
-    Row("clint", "clint", "irqlab core, CLINT-style interrupts (VexRiscv from source)", "rv32im"),
-    Row("clic", "clic", "irqlab core, CLIC, hardware-vectored (shv) C handlers", "rv32im",
+    # The own core's rows run on its TCMs (soc/tcm.py): code and vector
+    # tables in the ITCM, data and stack in the DTCM.
+    Row("clint", "clint", "irqlab core, CLINT-style interrupts, ITCM + DTCM", "rv32im"),
+    Row("clic", "clic", "irqlab core, CLIC, hardware-vectored (shv) C handlers, ITCM + DTCM", "rv32im",
         hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
-    Row("clic-nv", "clic", "irqlab core, CLIC, non-vectored: one entry, mnxti service loop", "rv32im",
+    Row("clic-nv", "clic", "irqlab core, CLIC, non-vectored: one entry, mnxti service loop, ITCM + DTCM", "rv32im",
         b_symbol="clic_context_saved"),
-    Row("clic-rv32e", "clic", "irqlab core, CLIC, vectored, firmware built for RV32E (ilp32e)", "rv32em",
+    Row("clic-rv32e", "clic", "irqlab core, CLIC, vectored, firmware built for RV32E (ilp32e), ITCM + DTCM", "rv32em",
         mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
-    # The same firmware builds on the SoCs with tightly coupled memories
-    # (soc/tcm.py): code and vector tables in the ITCM, data and stack in the DTCM.
-    Row("clint-tcm", "clint-tcm", "irqlab core, CLINT-style interrupts, ITCM + DTCM", "rv32im"),
-    Row("clic-tcm", "clic-tcm", "irqlab core, CLIC, hardware-vectored (shv) C handlers, ITCM + DTCM", "rv32im",
+    # The `clic` firmware on the Wishbone memory path: what single-cycle memory buys.
+    Row("clic-bus", "clic-bus", "irqlab core, CLIC, hardware-vectored, code and data on the Wishbone bus", "rv32im",
         hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
-    Row("clic-nv-tcm", "clic-tcm", "irqlab core, CLIC, non-vectored mnxti service loop, ITCM + DTCM", "rv32im",
-        b_symbol="clic_context_saved"),
-    Row("clic-rv32e-tcm", "clic-tcm", "irqlab core, CLIC, vectored, RV32E (ilp32e), ITCM + DTCM", "rv32em",
-        mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
 ]}
 
 

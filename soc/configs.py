@@ -37,10 +37,10 @@ IRQ_MODELS = {
 # Where code and data live; each has a firmware linker layout (fw/common/layout_<layout>.ld).
 MEMORIES = {
     # LiteX's Wishbone ROM (code) and SRAM (data, stack); 2-3 cycles an access.
-    "bus": {"layout": "rom"},
+    "bus": {"layout": "rom", "label": "bus"},
     # An ITCM (code, vector tables, constants) and a DTCM (data, stack) on the
     # core's own ports, one cycle an access (soc/tcm.py); the rest on Wishbone.
-    "tcm": {"layout": "tcm"},
+    "tcm": {"layout": "tcm", "label": "TCM"},
 }
 
 
@@ -57,6 +57,7 @@ class SocConfig:
     # (package imports) needs Vivado or a simulator.
     open_flow: bool = True
     memory: str = "bus"      # where code and data live: a key of MEMORIES
+    caches: bool = False     # the CPU has instruction and data caches in front of the bus
     # Sizes in bytes: ROM (the firmware built into the SoC), SRAM (data,
     # stack), main RAM (firmware loaded over the serial link).
     rom_size: int = 0x8000
@@ -85,6 +86,11 @@ class SocConfig:
     def tcm(self):
         """The SoC has tightly coupled memories beside the core (soc/tcm.py)."""
         return self.memory == "tcm"
+
+    @property
+    def memory_label(self):
+        """The memory path in a word, for every table: 'TCM', 'bus', 'bus+cache'."""
+        return MEMORIES[self.memory]["label"] + ("+cache" if self.caches else "")
 
     @property
     def memory_map(self):
@@ -127,19 +133,20 @@ class SocConfig:
 
 SOCS = {s.name: s for s in [
     SocConfig("vexriscv", "vexriscv", "standard", "stock LiteX VexRiscv (pythondata-cpu-vexriscv), caches on",
-              irq_model="csr-mask", retire_port=False),
+              irq_model="csr-mask", retire_port=False, caches=True),
     SocConfig("cv32e40p", "cv32e40p", "standard", "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core",
               irq_model="mie-fast", retire_port=False, open_flow=False),
-    # The project's own core keeps LiteX VexRiscv's interrupt convention.
-    SocConfig("clint", OWN_CPU_TYPE, "clint", "irqlab core, CLINT-style interrupts (VexRiscv from source)",
-              irq_model="csr-mask", retire_port=True),
-    SocConfig("clic", OWN_CPU_TYPE, "clic", "irqlab core with the CLIC (docs/CLIC.md)",
-              irq_model="clic", retire_port=True, clic_sources=64),
-    # The same cores with their buses native and TCMs beside them (soc/tcm.py).
-    SocConfig("clint-tcm", OWN_CPU_TYPE, "clint-native", "irqlab core, CLINT-style interrupts, TCMs",
+    # The project's own core keeps LiteX VexRiscv's interrupt convention. Its
+    # SoCs have tightly coupled memories beside the core (soc/tcm.py): the
+    # variants with native buses.
+    SocConfig("clint", OWN_CPU_TYPE, "clint-native", "irqlab core, CLINT-style interrupts, ITCM + DTCM",
               irq_model="csr-mask", retire_port=True, memory="tcm"),
-    SocConfig("clic-tcm", OWN_CPU_TYPE, "clic-native", "irqlab core with the CLIC, TCMs",
+    SocConfig("clic", OWN_CPU_TYPE, "clic-native", "irqlab core with the CLIC (docs/CLIC.md), ITCM + DTCM",
               irq_model="clic", retire_port=True, clic_sources=64, memory="tcm"),
+    # The CLIC core with its memory on LiteX's Wishbone bus, as before the
+    # TCMs: what the memory path costs.
+    SocConfig("clic-bus", OWN_CPU_TYPE, "clic", "irqlab core with the CLIC, code and data on the Wishbone bus",
+              irq_model="clic", retire_port=True, clic_sources=64),
 ]}
 
 

@@ -1,8 +1,8 @@
 """The CLIC firmware test suite (fw/clictest/) on the simulated SoC, for both
 firmware builds of the CLIC core: `clic` (every source hardware-vectored) and
-`clic-nv` (one entry, the mnxti trampoline), on the bus memories and on the
-SoC with TCMs (the rows with the same firmware build: `clic-tcm`,
-`clic-nv-tcm`, whose expectations are those of their firmware build).
+`clic-nv` (one entry, the mnxti trampoline), on the TCMs and on the bus
+memories (`clic-bus`, the same firmware build as `clic`, whose expectations
+it shares).
 
 The firmware runs all its tests in one simulation and prints one or more
 lines `T<name>: <observations>` per test. Each test is one file

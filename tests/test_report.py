@@ -19,6 +19,7 @@ def latency(lo, med, hi, n=100):
 
 def results():
     full = {
+        "memory": "TCM",
         "b_marker_short": "pc-match",
         "trace": {"hw_dropped": 0},
         "tests": {
@@ -49,11 +50,12 @@ def test_table_has_a_column_set_per_benchmark():
             assert c.header in header
     assert len(lines) == 4 and set(lines[1]) <= {"-", " "}
     ours, peer = lines[2].split(), lines[3].split()
-    # core, B, irqs, min, median, p99, max, jitter, ns, b2b, kIRQ/s, preempt med, max, drops, on-chip
-    assert ours == ["ours", "pc-match", "100", "40", "42", "47", "47", "7", "420", "51.2", "1951",
+    # core, memory, B, irqs, min, median, p99, max, jitter, ns, b2b, kIRQ/s, preempt med, max, drops, on-chip
+    assert ours == ["ours", "TCM", "pc-match", "100", "40", "42", "47", "47", "7", "420", "51.2", "1951",
                     "46", "50", "0", "equal"]
-    # A benchmark the row did not run shows '-'; a disagreement is shouted.
-    assert peer == ["peer", "sw-event", "100", "100", "108", "362", "362", "262", "1080", "-", "-",
+    # A benchmark the row did not run shows '-' (the memory too: results from
+    # before the column); a disagreement is shouted.
+    assert peer == ["peer", "-", "sw-event", "100", "100", "108", "362", "362", "262", "1080", "-", "-",
                     "-", "-", "3", "DIFFER"]
 
 

@@ -1,6 +1,8 @@
 """`irqlab compare`: the headline table, one row per measured core and one per
 published reference (trace/references.py), the references marked as such.
 
+  memory    where code and data live (TCM, bus, bus+cache; results files
+            written before the column existed print '?')
   latency   to a C handler: the 'latency' benchmark, median/max cycles
   b2b       back to back: the 'throughput' benchmark, cycles per interrupt
   nested    a higher level preempting a running handler: 'preempt', median/max
@@ -13,7 +15,7 @@ from irqlab.host.references import PAPERS, REFERENCES
 
 B_LMAX = "b_lmax"
 B_TMAX = "b_tmax"
-HEADERS = ["core", "kind", "latency med/max", "b2b cyc", "nested med/max", "B-Lmax", "B-Tmax", "source"]
+HEADERS = ["core", "kind", "memory", "latency med/max", "b2b cyc", "nested med/max", "B-Lmax", "B-Tmax", "source"]
 MEASURED, REFERENCE = "measured", "REFERENCE"
 
 
@@ -42,12 +44,12 @@ def rows(runs):
     for r in runs:
         lmax = r.test(B_LMAX).get("latency", {})
         out.append(dict(zip(HEADERS, [
-            r.name, MEASURED, _med_max(r.test("latency").get("latency")), _per_irq(r.test("throughput")),
+            r.name, MEASURED, r.entry.get("memory", "?"), _med_max(r.test("latency").get("latency")), _per_irq(r.test("throughput")),
             _med_max(r.test("preempt").get("latency")), str(lmax["max"]) if lmax.get("count") else "-",
             _per_irq(r.test(B_TMAX)), f"{r.source}, B {r.entry.get('b_marker_short', '?')}"])))
     for ref in REFERENCES:
         out.append(dict(zip(HEADERS, [
-            ref.name, REFERENCE, _figure(ref.latency), _figure(ref.back_to_back, False), _figure(ref.nested),
+            ref.name, REFERENCE, ref.memory, _figure(ref.latency), _figure(ref.back_to_back, False), _figure(ref.nested),
             "-", "-", f"{ref.paper}, {ref.where}"])))
     return out
 

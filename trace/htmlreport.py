@@ -14,7 +14,7 @@ from irqlab.host.benchmarks import BENCHMARKS
 
 PAGE = "report.html"
 TIMELINE_INTERRUPTS = 3
-COLUMNS = ["core", "irqs", "min", "median", "p99", "max", "jitter", "median ns", "b2b cyc", "kIRQ/s",
+COLUMNS = ["core", "memory", "irqs", "min", "median", "p99", "max", "jitter", "median ns", "b2b cyc", "kIRQ/s",
            "B marker", "on-chip"]
 
 STYLE = """
@@ -38,7 +38,7 @@ def _cells(run, bench):
 
     def v(x):
         return "-" if x is None else str(x)
-    return [run.name, v(s.get("count")), v(s.get("min")), v(s.get("median")), v(s.get("p99")), v(s.get("max")),
+    return [run.name, run.entry.get("memory", "-"), v(s.get("count")), v(s.get("min")), v(s.get("median")), v(s.get("p99")), v(s.get("max")),
             v(s.get("jitter")), f"{ns['median']:.0f}" if ns else "-",
             f"{cpi['median']:.1f}" if cpi.get("count") else "-",
             f"{rate['median'] / 1e3:.0f}" if rate.get("count") else "-",

@@ -32,6 +32,7 @@ class Reference:
     back_to_back: Figure = None
     nested: Figure = None
     note: str = ""
+    memory: str = "1-cycle"  # the papers measure on single-cycle, zero-wait-state memory
 
 
 REFERENCES = [

@@ -13,7 +13,8 @@ def _onchip(r):
 
 
 # (column, benchmark whose results entry it reads, or None for the row's own)
-_HEAD = [(Column("core", 10, None), None), (Column("B marker", 9, lambda r: r.get("b_marker_short", "?")), None)]
+_HEAD = [(Column("core", 10, None), None), (Column("memory", 6, lambda r: r.get("memory", "-")), None),
+         (Column("B marker", 9, lambda r: r.get("b_marker_short", "?")), None)]
 _TAIL = [(Column("drops", 5, lambda r: r.get("trace", {}).get("hw_dropped", 0)), None),
          (Column("on-chip", 7, _onchip), None)]
 COLUMNS = _HEAD + [(c, b.name) for b in BENCHMARKS.values() for c in b.columns] + _TAIL
@@ -44,6 +45,8 @@ min/median/p99/max/jitter: interrupt latency in cycles, B - A over randomized ar
   B = handler entry: 'sw-event' = the stimulus-port store that is the first statement of the
       C handler (stock cores have no retire port); 'pc-match' = the first handler instruction
       after the caller-saved context is stored (cores with a retire port)
+memory: where code and data live; TCM = the own core's single-cycle ITCM + DTCM, bus = LiteX's
+      Wishbone ROM/SRAM (2-3 cycles an access), +cache = the stock CPU's caches in front of it
 b2b cyc: cycles per handled interrupt while the line is held (throughput test), kIRQ/s at the clock
 preempt: latency (same A and B) of a higher-level interrupt arriving while a lower-level
       handler runs with interrupts enabled (cores with interrupt levels: the CLIC rows)
