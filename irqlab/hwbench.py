@@ -1,8 +1,9 @@
 """`irqlab bench --board ulx3s|arty --port DEV`: the benchmark on a board.
 
-The same firmware as in simulation, linked for main RAM, is sent over the
-board's serial link to the boot code in ROM (fw/common/boot.c), so a new
-firmware needs no new bitstream. The trace comes back on the same link with
+The same firmware as in simulation is sent over the board's serial link to
+the boot code of the bitstream's image (fw/common/boot.c), so a new firmware
+needs no new bitstream: linked for main RAM, or on a SoC with TCMs linked for
+the TCMs (as in simulation) and loaded into the ITCM. The trace comes back on the same link with
 the console inside it; the host tool decodes and analyses it exactly as it
 does the simulator's. The board's descriptor gives the link's baud rate and
 the firmware settings for a UART link (`bench_defaults`).
@@ -19,6 +20,12 @@ from irqlab.host.decode import check as check_trace
 from irqlab.rows import row as row_info
 
 
+def load_target(cfg):
+    """(firmware layout, image size) of what the boot code loads on this SoC:
+    the TCM image into the ITCM, else a main-RAM image."""
+    return (cfg.firmware_layout, cfg.code_size) if cfg.tcm else ("ram", cfg.main_ram_size)
+
+
 def bench_board(board, core, port, config=None, out_dir=None, progress=None, baudrate=None,
                 max_seconds=600):
     b = registry.fpga_board(board)
@@ -27,13 +34,13 @@ def bench_board(board, core, port, config=None, out_dir=None, progress=None, bau
     if not os.path.isdir(include):
         raise BenchError(f"no {board} build for core '{core}': run `irqlab build --board {board} --core {core}` "
                          f"and load its bitstream first")
-    ram_size = row_info(core).soc_config.main_ram_size
+    layout, size = load_target(row_info(core).soc_config)
     if progress:
-        progress.step(f"{board}/{core}: building the firmware for main RAM")
-    fw = firmware.build(core, "bench", include, os.path.join(d, "fw", f"{core}-bench-ram"), layout="ram")
-    image = fwimage.load_image(fw, ram_size)
-    fwimage.patch_config(image, ram_size, **{**b.bench_defaults, **(config or {})})
-    fw_config = fwimage.read_config(image, ram_size)
+        progress.step(f"{board}/{core}: building the firmware ({layout} layout)")
+    fw = firmware.build(core, "bench", include, os.path.join(d, "fw", f"{core}-bench-{layout}"), layout=layout)
+    image = fwimage.load_image(fw, size)
+    fwimage.patch_config(image, size, **{**b.bench_defaults, **(config or {})})
+    fw_config = fwimage.read_config(image, size)
     # The clock the bitstream was built for (its report), else the board's default.
     built = boardreport.read(board, core)
     clock_hz = built["sys_clk_mhz"] * 1e6 if built and "sys_clk_mhz" in built else \

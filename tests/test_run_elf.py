@@ -19,7 +19,7 @@ from clitool import assert_one_line_error, irqlab
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "userprog")
 GCC = "riscv64-unknown-elf-gcc"
 CFLAGS = ["-march=rv32im", "-mabi=ilp32", "-O2", "-nostdlib", "-ffreestanding", "-Wall", "-Werror"]
-ROWS = ["vexriscv", "clint"]
+ROWS = ["vexriscv", "clic-bus"]   # a stock core and the own core, both with a ROM (TCM SoCs: docs/USER_PROGRAMS.md)
 # What hello.c writes into `table`, and sends on stimulus channel 5.
 TABLE = [0xA5000000 | (i * i + 3) for i in range(8)]
 EXIT_CODE = 42

@@ -1,7 +1,9 @@
 /* Boot: a ROM image built with CONFIG_BOOT_WAIT waits for the host before
  * running its own main(). 'g' runs it; 'L' + length + CRC-32 + image loads a
- * firmware into main RAM and runs that instead, so new firmware needs no new
- * bitstream. Images linked for main RAM skip this (they are already loaded). */
+ * firmware and runs that instead, so new firmware needs no new bitstream:
+ * into main RAM, or on a SoC with TCMs into the ITCM (the image linked for
+ * the TCMs, as the bitstream's own), through fw/common/itcm_loader.S. Images
+ * linked for main RAM skip this (they are already loaded). */
 #include "irqlab.h"
 
 static uint32_t crc32_update(uint32_t crc, uint8_t b) {
@@ -39,6 +41,41 @@ static void load_and_run(void) {
     ((void (*)(void))MAIN_RAM_BASE)();
 }
 
+#if IRQLAB_HAS_TCM
+/* The block fw/common/itcm_loader.S reads (its header has the layout). */
+struct itcm_load {
+    uint32_t len, crc;
+    uintptr_t rxtx, txfull, rxempty, ev_pending;
+    uintptr_t base, size;
+};
+extern const char itcm_loader_start[], itcm_loader_end[];
+
+/* The loader overwrites the ITCM this code runs from: it runs from a copy
+ * at the start of main RAM, and never returns. */
+static void load_into_itcm(void) {
+    static struct itcm_load p;      /* in the DTCM, which the load leaves alone */
+    p.len = get_u32();
+    p.crc = get_u32();
+    if (p.len > ITCM_SIZE) {
+        console_printf("irqlab boot: image of %u bytes does not fit the ITCM\n", p.len);
+        return;
+    }
+    console_printf("irqlab boot: loading %u bytes into the ITCM\n", p.len);
+    p.rxtx = CSR_UART_RXTX_ADDR;
+    p.txfull = CSR_UART_TXFULL_ADDR;
+    p.rxempty = CSR_UART_RXEMPTY_ADDR;
+    p.ev_pending = CSR_UART_EV_PENDING_ADDR;
+    p.base = ITCM_BASE;
+    p.size = ITCM_SIZE;
+    volatile uint32_t *dst = (volatile uint32_t *)MAIN_RAM_BASE;
+    const uint32_t *src = (const uint32_t *)itcm_loader_start;
+    for (uint32_t i = 0; i < (uint32_t)(itcm_loader_end - itcm_loader_start) / 4; i++)
+        dst[i] = src[i];
+    __asm__ volatile("fence.i" ::: "memory");
+    ((void (*)(struct itcm_load *))MAIN_RAM_BASE)(&p);
+}
+#endif
+
 void boot(void) {
 #ifndef IRQLAB_IN_RAM
     if (!(irqlab_config.flags & CONFIG_BOOT_WAIT))
@@ -48,8 +85,13 @@ void boot(void) {
         int c = console_getc();
         if (c == 'g')
             return;
-        if (c == 'L')
+        if (c == 'L') {
+#if IRQLAB_HAS_TCM
+            load_into_itcm();
+#else
             load_and_run();
+#endif
+        }
     }
 #endif
 }
