@@ -34,6 +34,7 @@ from irqlab.soc import mtimer as mtimer_regs
 from irqlab.soc.mtimer import MachineTimer
 from irqlab.soc.clic import CLIC
 from irqlab.soc.tcm import TcmRegion
+from irqlab.soc.busstress import BusStress
 
 LITEX_IRQS = range(0, 7)   # LiteX's IRQ manager places its peripherals here
 MTIMER_IRQ = 7
@@ -89,6 +90,8 @@ class IrqlabSoC(SoCCore):
         self.add_irqgen()
         if cfg.clic_sources:
             self.add_clic()
+        if cfg.bus_stress:
+            self.add_bus_stress()
         self.add_constant("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES)
 
     # ------------------------------------------------------------ the parts
@@ -168,6 +171,13 @@ class IrqlabSoC(SoCCore):
         self.add_constant("IRQLAB_CLIC_BASE", CLIC_BASE)
         self.add_constant("IRQLAB_CLIC_SOURCES", len(sources))
 
+    def add_bus_stress(self, target="main_ram"):
+        """A second Wishbone master making random traffic in `target` (its
+        window defaults to the whole memory; soc/busstress.py)."""
+        region = self.bus.regions[target]
+        self.busstress = BusStress(default_base=region.origin, default_mask=region.size // 4 - 1)
+        self.bus.add_master("busstress", master=self.busstress.bus)
+
     def add_csr_bridge(self, name="csr", origin=None, register=False):
         # Registered: the decode of the many generator and trace CSRs then stays
         # off the CPU bus's critical path (one more cycle per CSR access).
@@ -217,6 +227,10 @@ class IrqlabSoC(SoCCore):
             "mtimer": {"base": MTIMER_BASE, "mtime": MTIMER_BASE + mtimer_regs.MTIME,
                        "mtimecmp": MTIMER_BASE + mtimer_regs.MTIMECMP, "mtip": self.has_mtip},
         }
+        f["bus_stress"] = None
+        if cfg.bus_stress:
+            f["bus_stress"] = {"base": self.busstress._base.storage.reset.value,
+                               "mask": self.busstress._mask.storage.reset.value}
         if cfg.clic_sources:
             f["clic"] = {"base": CLIC_BASE, "sources": cfg.clic_sources, "ctl_bits": self.clic.ctl_bits,
                          "register_after": CLIC_REGISTER_AFTER,
