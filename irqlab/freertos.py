@@ -1,0 +1,165 @@
+"""The FreeRTOS kernel the RTOS firmware builds against, fetched from the
+crates registry and cached.
+
+The kernel is FreeRTOS-Kernel V11.2.0 exactly as the crate `freertos-next`
+0.12.0 ships it (its `FreeRTOS-Kernel/` folder). Cargo downloads the crate
+(and checks its registry checksum). Where cargo is missing or too old for
+the crate's manifest (edition 2024 needs cargo 1.85; Debian 12 ships 1.65),
+the crate file comes straight from the registry (static.crates.io), checked
+against the SHA-256 in the registry's index. The kernel folder is copied,
+unmodified, into `build/freertos/<version>/FreeRTOS-Kernel`, whole or not at
+all. After that no network is needed: every later call returns the cached
+folder.
+
+    python -m irqlab.freertos        # fetches if needed, prints the folder
+
+Environment: IRQLAB_CARGO (the cargo command, default `cargo`), CARGO_HOME
+(cargo's own: where the registry cache lives).
+"""
+
+import hashlib
+import io
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tarfile
+import urllib.request
+
+from irqlab import paths
+from irqlab.errors import BuildError
+
+CRATE = "freertos-next"
+CRATE_VERSION = "0.12.0"
+KERNEL_VERSION = "V11.2.0"
+KERNEL_FOLDER = "FreeRTOS-Kernel"
+INDEX_URL = "https://index.crates.io/fr/ee/" + CRATE          # the sparse index's path for the name
+CRATE_URL = f"https://static.crates.io/crates/{CRATE}/{CRATE}-{CRATE_VERSION}.crate"
+
+_MANIFEST = f"""[package]
+name = "irqlab-freertos-fetch"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[lib]
+path = "lib.rs"
+
+[dependencies]
+{CRATE} = "={CRATE_VERSION}"
+"""
+
+
+def cache_dir():
+    return os.path.join(paths.BUILD, "freertos", KERNEL_VERSION)
+
+
+def kernel_version(kernel):
+    """The version string in the kernel's task.h (tskKERNEL_VERSION_NUMBER)."""
+    try:
+        with open(os.path.join(kernel, "include", "task.h"), errors="replace") as f:
+            for line in f:
+                if line.startswith("#define tskKERNEL_VERSION_NUMBER"):
+                    return line.split('"')[1]
+    except OSError:
+        pass
+    return None
+
+
+def kernel_dir(progress=None):
+    """The cached kernel folder, fetched with cargo the first time."""
+    final = os.path.join(cache_dir(), KERNEL_FOLDER)
+    if kernel_version(final) == KERNEL_VERSION:
+        return final
+    if progress:
+        progress.step(f"FreeRTOS: fetching the crate {CRATE} {CRATE_VERSION} with cargo (FreeRTOS-Kernel {KERNEL_VERSION})")
+    try:
+        source = _fetch_crate()
+    except BuildError as cargo_failed:
+        try:
+            source = _download_crate()
+        except BuildError as download_failed:
+            raise BuildError(f"{cargo_failed}; and directly from the registry: {download_failed}") from None
+    got = kernel_version(source)
+    if got != KERNEL_VERSION:
+        raise BuildError(f"FreeRTOS: the crate {CRATE} {CRATE_VERSION} holds kernel {got or 'none'} in "
+                         f"{source}, not {KERNEL_VERSION}")
+    partial = final + ".partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    shutil.copytree(source, partial, symlinks=True)
+    shutil.rmtree(final, ignore_errors=True)
+    os.replace(partial, final)
+    return final
+
+
+def _fetch_crate():
+    """`cargo fetch` of a one-dependency package; returns the crate's kernel folder."""
+    work = os.path.join(paths.BUILD, "freertos", "fetch")
+    os.makedirs(work, exist_ok=True)
+    with open(os.path.join(work, "Cargo.toml"), "w") as f:
+        f.write(_MANIFEST)
+    open(os.path.join(work, "lib.rs"), "a").close()
+    cargo = shlex.split(os.environ.get("IRQLAB_CARGO", "cargo"))
+    hint = (f"cannot fetch the crate {CRATE} {CRATE_VERSION} (FreeRTOS-Kernel {KERNEL_VERSION}) with "
+            f"`{' '.join(cargo)}`")
+    try:
+        r = subprocess.run(cargo + ["fetch", "--quiet"], cwd=work, capture_output=True, text=True)
+        if r.returncode != 0:
+            lines = r.stderr.strip().splitlines() or ["(no message)"]
+            first = next((ln for ln in lines if ln.lstrip().startswith("error")), lines[-1])
+            raise BuildError(f"FreeRTOS: {hint}: {first.strip()} (needs crates.io or a mirror once; "
+                             f"the kernel is cached after that)")
+        meta = subprocess.run(cargo + ["metadata", "--format-version", "1", "--offline"], cwd=work,
+                              capture_output=True, text=True)
+    except OSError as e:
+        raise BuildError(f"FreeRTOS: {hint}: {e.strerror} (install Rust's cargo: rustup or Debian's cargo)") from None
+    if meta.returncode != 0:
+        raise BuildError(f"FreeRTOS: {hint}: `cargo metadata` failed: "
+                         f"{(meta.stderr.strip().splitlines() or ['?'])[-1]}")
+    for pkg in json.loads(meta.stdout)["packages"]:
+        if pkg["name"] == CRATE and pkg["version"] == CRATE_VERSION:
+            return os.path.join(os.path.dirname(pkg["manifest_path"]), KERNEL_FOLDER)
+    raise BuildError(f"FreeRTOS: {hint}: cargo did not resolve the crate")
+
+
+def _download_crate():
+    """The crate file from the registry, its SHA-256 checked against the
+    index, unpacked under build/freertos/fetch; returns its kernel folder."""
+    try:
+        with urllib.request.urlopen(INDEX_URL, timeout=60) as r:
+            index = r.read().decode()
+        want = next(json.loads(line)["cksum"] for line in index.splitlines()
+                    if line.strip() and json.loads(line)["vers"] == CRATE_VERSION)
+        with urllib.request.urlopen(CRATE_URL, timeout=120) as r:
+            data = r.read()
+    except StopIteration:
+        raise BuildError(f"{CRATE} {CRATE_VERSION} is not in the registry's index") from None
+    except (OSError, ValueError) as e:
+        raise BuildError(f"cannot download {CRATE_URL}: {e}") from None
+    got = hashlib.sha256(data).hexdigest()
+    if got != want:
+        raise BuildError(f"{CRATE_URL}: SHA-256 {got}, the index says {want}")
+    work = os.path.join(paths.BUILD, "freertos", "fetch", "crate")
+    shutil.rmtree(work, ignore_errors=True)
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        for m in tar.getmembers():       # the checksum vouches for the file; still, stay inside `work`
+            if m.name.startswith("/") or ".." in m.name.split("/") or not (m.isfile() or m.isdir()):
+                raise BuildError(f"{CRATE_URL}: unexpected member '{m.name}'")
+        tar.extractall(work)
+    return os.path.join(work, f"{CRATE}-{CRATE_VERSION}", KERNEL_FOLDER)
+
+
+def main():
+    from irqlab.errors import UserError
+    from irqlab.progress import Progress
+    try:
+        print(kernel_dir(Progress()))
+    except UserError as e:
+        print(f"irqlab: error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
