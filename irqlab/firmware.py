@@ -9,9 +9,10 @@ Besides LiteX's headers the build gets three generated files (in <out>/gen):
 """
 
 import os
+import re
 import subprocess
 
-from irqlab import paths
+from irqlab import freertos, paths
 from irqlab.errors import BuildError
 from irqlab.host import protocol
 from irqlab.host.benchmarks import BENCHMARKS
@@ -57,6 +58,13 @@ def generate(row, app, gen_dir):
     _write_if_changed(os.path.join(gen_dir, "irqlab_protocol.ld"), protocol.ld_script())
 
 
+def app_kernel(app):
+    """The kernel an application builds against (its app.mk's APP_KERNEL), or None."""
+    with open(os.path.join(paths.FW, app, "app.mk")) as f:
+        m = re.search(r"^APP_KERNEL\s*:?=\s*(\S+)", f.read(), re.M)
+    return m.group(1) if m else None
+
+
 def run_logged(cmd, log_path, what, **kw):
     with open(log_path, "w") as log:
         r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, **kw)
@@ -79,8 +87,9 @@ def build(row, app, include_dir, out_dir, layout=None):
     os.makedirs(out_dir, exist_ok=True)
     gen = os.path.join(out_dir, "gen")
     generate(r, app, gen)
+    extra = [f"FREERTOS_KERNEL={freertos.kernel_dir()}"] if app_kernel(app) == "freertos" else []
     run_logged(["make", "-C", paths.FW, f"APP={app}", f"INC={include_dir}", f"GEN={gen}",
                 f"IRQ_MODEL={r.soc_config.irq_model}", f"CPUFLAGS={r.cpu_flags}", f"OUT={out_dir}",
-                f"LAYOUT={layout}"],
+                f"LAYOUT={layout}"] + extra,
                os.path.join(out_dir, "build.log"), f"firmware '{app}' for {r.name}")
     return os.path.join(out_dir, app + ".bin")

@@ -60,6 +60,10 @@ void irq_nest_end(const struct irq_nest *n);
 void irq_unexpected(void);
 /* The entry code's C dispatcher for everything that is not vectored. */
 void trap_dispatch(void);
+/* For a trap entry of its own (an RTOS port saves the context itself): run
+ * the handlers of interrupt cause `mcause` (the machine timer excluded);
+ * returns 0, or -1 if the model does not dispatch that cause in software. */
+int irq_dispatch(uint32_t mcause);
 /* Exceptions: report mcause/mepc/mtval and exit 100. Inline: the dispatchers
  * keep their shape (and the benchmark its code layout). */
 void console_printf(const char *fmt, ...);

@@ -57,3 +57,7 @@ void irq_nest_end(const struct irq_nest *n) {
     CSRW(mepc, n->epc);
 #endif
 }
+
+/* The CLIC enters each handler itself (vectored, or through mnxti); an RTOS
+ * port for it enters through the CLIC too, not through this. */
+int irq_dispatch(uint32_t mcause) { return -1; }

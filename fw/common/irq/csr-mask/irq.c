@@ -11,9 +11,9 @@ static void (*const handlers[16])(void) = {
 };
 #define N_DISPATCHED (sizeof handlers / sizeof handlers[0])
 
-void trap_dispatch(void) {
-    uint32_t cause = CSRR(mcause);
-    if (!(cause & MCAUSE_INTERRUPT)) irq_exception(cause);
+/* Inlined into both callers: trap_dispatch keeps its shape (and the
+ * benchmark its code layout). */
+static inline __attribute__((always_inline)) void dispatch_pending(void) {
     uint32_t p = CSRR(CSR_LITEX_IRQ_PENDING);
     p &= CSRR(CSR_LITEX_IRQ_MASK);
     while (p) {
@@ -21,6 +21,19 @@ void trap_dispatch(void) {
         handlers[i]();
         p &= p - 1;
     }
+}
+
+void trap_dispatch(void) {
+    uint32_t cause = CSRR(mcause);
+    if (!(cause & MCAUSE_INTERRUPT)) irq_exception(cause);
+    dispatch_pending();
+}
+
+int irq_dispatch(uint32_t mcause) {
+    if (mcause != (MCAUSE_INTERRUPT | 11))      /* the external interrupt: every line */
+        return -1;
+    dispatch_pending();
+    return 0;
 }
 
 void irq_init(void) {
