@@ -68,7 +68,7 @@ class SocConfig:
     sram_size: int = 0x4000
     main_ram_size: int = 0x8000
     # memory "tcm": the instruction and data TCMs beside the core (soc/tcm.py).
-    itcm_size: int = 0x8000
+    itcm_size: int = 0x10000  # the FreeRTOS application with the CLIC stubs needs > 32 KiB
     dtcm_size: int = 0x8000
 
     def __post_init__(self):

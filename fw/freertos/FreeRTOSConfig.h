@@ -16,6 +16,11 @@
 #define configMTIMECMP_BASE_ADDRESS         IRQLAB_UL(IRQLAB_MTIMECMP_ADDR)
 #define configTICK_TYPE_WIDTH_IN_BITS       TICK_TYPE_WIDTH_32_BITS
 
+/* The interrupt level of the tick, the yield and every ISR that calls the
+ * kernel (the CLIC port masks up to it in critical sections; ISRs above it
+ * must not call the kernel). Level-line models have no levels and ignore it. */
+#define configKERNEL_INTERRUPT_LEVEL        0x40
+
 #define configUSE_PREEMPTION                1
 #define configUSE_TIME_SLICING              1
 #define configUSE_PORT_OPTIMISED_TASK_SELECTION 0

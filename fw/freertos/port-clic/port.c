@@ -1,0 +1,103 @@
+/* The CLIC port's C side (portmacro.h says how the port works). */
+#include "irqlab.h"
+#include "clic.h"
+#include "irqlab_timer.h"
+#include "FreeRTOS.h"
+#include "task.h"
+
+#define TICK_SOURCE   IRQLAB_IRQ_MTIMER
+#define YIELD_SOURCE  IRQLAB_IRQ_FIRST_FREE          /* a source no device drives */
+#define TICK_CYCLES   (configCPU_CLOCK_HZ / configTICK_RATE_HZ)
+/* The task's mcause at its start (CLIC layout): mpp = M, mpie = 1, mpil = 0. */
+#define INITIAL_MCAUSE 0x38000000u
+
+/* portasm.S */
+void port_tick_entry(void);
+void port_yield_entry(void);
+void port_start_first_task(void);
+
+static UBaseType_t critical_nesting = 0xaaaaaaaa;   /* counts from 0 once the scheduler runs */
+static uint64_t next_tick;
+static StackType_t isr_stack[configISR_STACK_SIZE_WORDS] __attribute__((aligned(16)));
+const StackType_t port_isr_stack_top = (StackType_t)&isr_stack[configISR_STACK_SIZE_WORDS];
+
+/* The pointer table the core reads: the HAL's, with the tick and the yield
+ * pointing at the port's entries (in RAM: the HAL's table is in the code memory). */
+extern const uint32_t clic_vector_table[];
+static uint32_t vector_table[IRQLAB_CLIC_SOURCES] __attribute__((aligned(64)));
+
+void vPortEnterCritical(void) {
+    portDISABLE_INTERRUPTS();
+    critical_nesting++;
+}
+
+void vPortExitCritical(void) {
+    if (--critical_nesting == 0)
+        portENABLE_INTERRUPTS();
+}
+
+void vPortYield(void) {
+    CLIC_INTIP(YIELD_SOURCE) = 1;
+    (void)CLIC_INTIP(YIELD_SOURCE);          /* the read returns after the request reached the core */
+}
+
+static void task_exit_error(void) {
+    console_printf("freertos: FAILED: a task returned from its function\n");
+    irqlab_exit(105);
+}
+
+/* The frame portasm.S saves: mepc, mcause, x1, then x5.. (x15 on RV32E, x31 otherwise). */
+#ifdef __riscv_abi_rve
+#define FRAME_REGS 12
+#else
+#define FRAME_REGS 28
+#endif
+#define FRAME_WORDS (((2 + FRAME_REGS) * 4 + 15) / 16 * 4)
+#define SLOT_X(n) ((n) == 1 ? 2 : 3 + (n) - 5)    /* word index of register xn */
+
+StackType_t *pxPortInitialiseStack(StackType_t *top, TaskFunction_t code, void *params) {
+    top = (StackType_t *)((uintptr_t)top & ~(uintptr_t)15);
+    StackType_t *sp = top - FRAME_WORDS;
+    for (int i = 0; i < FRAME_WORDS; i++)
+        sp[i] = 0;
+    sp[0] = (StackType_t)code;
+    sp[1] = INITIAL_MCAUSE;
+    sp[SLOT_X(1)] = (StackType_t)task_exit_error;
+    sp[SLOT_X(10)] = (StackType_t)params;
+    return sp;
+}
+
+/* The tick: called on the ISR stack by port_tick_entry. Returns nonzero to switch. */
+uint32_t port_tick(void) {
+    next_tick += TICK_CYCLES;
+    mtimecmp_write(next_tick);               /* lowers the timer's level line */
+    if (xTaskIncrementTick() != pdFALSE) {
+        vTaskSwitchContext();
+        return 1;
+    }
+    return 0;
+}
+
+BaseType_t xPortStartScheduler(void) {
+    for (unsigned i = 0; i < IRQLAB_CLIC_SOURCES; i++)
+        vector_table[i] = clic_vector_table[i];
+    vector_table[TICK_SOURCE] = (uint32_t)port_tick_entry;
+    vector_table[YIELD_SOURCE] = (uint32_t)port_yield_entry;
+    CSRW(CSR_MTVT, vector_table);
+
+    /* Both vectored (shv) whatever the row's other sources are. */
+    irq_configure(TICK_SOURCE, IRQ_TRIG_LEVEL, configKERNEL_INTERRUPT_LEVEL);
+    irq_configure(YIELD_SOURCE, IRQ_TRIG_EDGE, configKERNEL_INTERRUPT_LEVEL);
+    CLIC_INTATTR(TICK_SOURCE) |= 1;
+    CLIC_INTATTR(YIELD_SOURCE) |= 1;
+    next_tick = mtime_read() + TICK_CYCLES;
+    mtimecmp_write(next_tick);
+    irq_enable(TICK_SOURCE);
+    irq_enable(YIELD_SOURCE);
+
+    critical_nesting = 0;
+    port_start_first_task();                 /* threshold 0, mret into the first task */
+    return pdFALSE;
+}
+
+void vPortEndScheduler(void) {}

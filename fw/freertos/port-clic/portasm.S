@@ -1,0 +1,70 @@
+/* The CLIC port's entries (portmacro.h says how the port works). A task's
+ * context lives on its stack, in a frame of FRAME bytes:
+ *     0 mepc   4 mcause   8 x1   12.. x5, x6, ... (x15 on RV32E, x31 otherwise)
+ * and the frame's address in the task's TCB (its first word, pxTopOfStack).
+ * gp and tp are the same for every task; sp is the frame's address. */
+#ifdef __riscv_abi_rve
+    .equ FRAME_REGS, 12
+#define SAVED 5,6,7,8,9,10,11,12,13,14,15
+#else
+    .equ FRAME_REGS, 28
+#define SAVED 5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+#endif
+    .equ FRAME, ((2 + FRAME_REGS) * 4 + 15) & ~15
+    .equ MINHV, 0x40000000
+
+    .macro SAVE_TASK
+    addi sp, sp, -FRAME
+    sw x1, 8(sp)
+    .irp n, SAVED
+    sw x\n, (12 + 4 * (\n - 5))(sp)
+    .endr
+    csrr t0, mepc
+    sw t0, 0(sp)
+    csrr t0, mcause
+    sw t0, 4(sp)
+    lw t0, pxCurrentTCB
+    sw sp, 0(t0)
+    lw sp, port_isr_stack_top
+    .endm
+
+    /* Back into pxCurrentTCB's task: its mepc and mcause (mret restores
+     * MIE from mpie and the level from mpil; minhv cleared: the task was
+     * not stopped in the middle of a table read). */
+    .macro RESTORE_TASK
+    lw t0, pxCurrentTCB
+    lw sp, 0(t0)
+    lw t0, 0(sp)
+    csrw mepc, t0
+    lw t0, 4(sp)
+    li t1, ~MINHV
+    and t0, t0, t1
+    csrw mcause, t0
+    lw x1, 8(sp)
+    .irp n, SAVED
+    lw x\n, (12 + 4 * (\n - 5))(sp)
+    .endr
+    addi sp, sp, FRAME
+    mret
+    .endm
+
+    .section .text.port_entries, "ax"
+    .balign 4
+    .global port_tick_entry
+port_tick_entry:
+    SAVE_TASK
+    call port_tick
+    RESTORE_TASK
+
+    .balign 4
+    .global port_yield_entry
+port_yield_entry:
+    SAVE_TASK
+    call vTaskSwitchContext
+    RESTORE_TASK
+
+    .balign 4
+    .global port_start_first_task
+port_start_first_task:
+    csrw 0x347, zero                /* mintthresh: nothing held */
+    RESTORE_TASK

@@ -1,0 +1,68 @@
+/* FreeRTOS port for the irqlab core with the CLIC (the project's own; the
+ * kernel stays unmodified). How it works (port.c, portasm.S):
+ *  - the tick is the machine timer's CLIC source, the yield a software-
+ *    pended CLIC source, both hardware-vectored to the port's entries at
+ *    the kernel level configKERNEL_INTERRUPT_LEVEL;
+ *  - critical sections raise mintthresh to that level instead of clearing
+ *    mstatus.MIE, so interrupts above it (non-RTOS ISRs, which must not
+ *    call the kernel) stay enabled and nest over the kernel;
+ *  - ISRs at the kernel level may call the FromISR API; a switch they ask
+ *    for is the pended yield, taken when they return (tail-chained by the
+ *    CLIC: the yield waits at the same level).
+ * RV32I (ilp32) and RV32E (ilp32e). */
+#ifndef PORTMACRO_H
+#define PORTMACRO_H
+
+#include <stdint.h>
+
+#define portCHAR        char
+#define portFLOAT       float
+#define portDOUBLE      double
+#define portLONG        long
+#define portSHORT       short
+#define portSTACK_TYPE  uint32_t
+#define portBASE_TYPE   int32_t
+
+typedef portSTACK_TYPE StackType_t;
+typedef int32_t BaseType_t;
+typedef uint32_t UBaseType_t;
+typedef uint32_t TickType_t;
+#define portMAX_DELAY ((TickType_t)0xffffffffUL)
+#define portTICK_TYPE_IS_ATOMIC 1
+
+#define portSTACK_GROWTH    (-1)
+#define portTICK_PERIOD_MS  ((TickType_t)1000 / configTICK_RATE_HZ)
+#define portBYTE_ALIGNMENT  16
+#define portNOP()           __asm volatile("nop")
+#define portMEMORY_BARRIER() __asm volatile("" ::: "memory")
+
+/* mintthresh (CSR 0x347): interrupts at or below it are held. */
+#define portSET_THRESHOLD(level) __asm volatile("csrw 0x347, %0" :: "r"(level) : "memory")
+
+static inline uint32_t ulPortRaiseThreshold(void) {
+    uint32_t old;
+    __asm volatile("csrrw %0, 0x347, %1" : "=r"(old) : "r"(configKERNEL_INTERRUPT_LEVEL) : "memory");
+    return old;
+}
+
+#define portDISABLE_INTERRUPTS()                 portSET_THRESHOLD(configKERNEL_INTERRUPT_LEVEL)
+#define portENABLE_INTERRUPTS()                  portSET_THRESHOLD(0)
+#define portSET_INTERRUPT_MASK_FROM_ISR()        ulPortRaiseThreshold()
+#define portCLEAR_INTERRUPT_MASK_FROM_ISR(old)   portSET_THRESHOLD(old)
+
+void vPortEnterCritical(void);
+void vPortExitCritical(void);
+#define portENTER_CRITICAL()  vPortEnterCritical()
+#define portEXIT_CRITICAL()   vPortExitCritical()
+
+/* Pend the yield source; the switch happens as soon as the threshold and
+ * the current level let it (at once from a task outside a critical section). */
+void vPortYield(void);
+#define portYIELD()                   vPortYield()
+#define portEND_SWITCHING_ISR(x)      do { if (x) vPortYield(); } while (0)
+#define portYIELD_FROM_ISR(x)         portEND_SWITCHING_ISR(x)
+
+#define portTASK_FUNCTION_PROTO(f, p) void f(void *p)
+#define portTASK_FUNCTION(f, p)       void f(void *p)
+
+#endif
