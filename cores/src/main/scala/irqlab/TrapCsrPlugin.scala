@@ -59,7 +59,7 @@ case class CsrSlot(address: Int) {
   *  - CSR instructions and mret act in execute once memory and writeBack are
   *    empty, so no older instruction can still trap after them.
   */
-class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
+class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L, val irqEntryDelay: Int = 2)
     extends Plugin[VexRiscv] with ExceptionService with TrapEvents {
 
   object IS_CSR extends Stageable(Bool)
@@ -198,16 +198,41 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
     }
 
     // -------------------------------------------------------- interrupts
+    // The fixed entry point (see the header): from the first cycle c0 in
+    // which the request may be taken, execute (and so decode and the
+    // fetcher) is held; memory and writeBack run on; the trap is taken in
+    // c0 + irqEntryDelay, when they are empty, or a divide sits in memory
+    // (aborted: it is the trap's mepc and runs again after mret).
     val irqLevelOk = clic.level > mil && clic.level > mintthresh
     val irqRequest = clic.valid && mie && irqLevelOk && !vectorFetch
-    val pipelineEmpty = olderEmpty(decode)
-    // Hold only a valid decode: a stuck empty decode would also stop the
-    // fetcher from delivering the instruction the interrupt needs for mepc.
-    when(irqRequest && decode.arbitration.isValid) { decode.arbitration.haltByOther := True }
-    val irqTake = irqRequest && pipelineEmpty && decode.arbitration.isValid
+    val irqAge = Reg(UInt(log2Up(irqEntryDelay + 1) bits)) init (0)
+    when(!irqRequest) { irqAge := 0 } elsewhen (irqAge =/= irqEntryDelay) { irqAge := irqAge + 1 }
+    val irqDue = irqRequest && irqAge === irqEntryDelay
+    when(irqRequest) { execute.arbitration.haltByOther := True }
+
+    // The pc of the next instruction to enter execute, for a trap taken with
+    // execute and decode empty (the fetcher refilling after a jump): the
+    // sequential successor of the last instruction that left decode, or the
+    // target of the jump the fetcher last took (chosen as the fetcher does).
+    val fetcher = pipeline.plugins.collectFirst { case f: IBusFetcherImpl => f }.get
+    val jumpsByStage = fetcher.jumpInfos.sortWith((a, b) =>
+      stages.indexOf(a.stage) > stages.indexOf(b.stage) ||
+        (stages.indexOf(a.stage) == stages.indexOf(b.stage) && a.priority > b.priority))
+    val anyJump = jumpsByStage.map(_.interface.valid).reduce(_ || _)
+    val jumpTarget = MuxOH(OHMasking.first(jumpsByStage.map(_.interface.valid).asBits),
+                           jumpsByStage.map(_.interface.payload))
+    val resumePc = Reg(UInt(32 bits)) init (0)
+    when(decode.arbitration.isFiring) { resumePc := decode.input(PC) + 4 }
+    when(anyJump) { resumePc := jumpTarget }
+
+    val hasDivider = pipeline.plugins.exists(_.isInstanceOf[MulDivIterativePlugin])
+    val divInMemory = if (hasDivider) memory.arbitration.isValid && memory.input(MulDivIterativePlugin.IS_DIV) else False
+    val irqTake = irqDue && !writeBack.arbitration.isValid && (!memory.arbitration.isValid || divInMemory)
+    val irqEpc = divInMemory ? memory.input(PC) | (execute.arbitration.isValid ? execute.input(PC) |
+                 (decode.arbitration.isValid ? decode.input(PC) | resumePc))
     val irqTarget = clic.shv ? (mtvtValue + (clic.id.resize(30) @@ U"00")) | (mtvecBase @@ U"000000")
     when(irqTake) {
-      enterTrap(decode.input(PC))
+      enterTrap(irqEpc)
       mcauseInterrupt := True
       mcauseCode := clic.id.resized
       mil := clic.level
@@ -218,7 +243,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
       trapIsInterrupt := True
       trapTarget := irqTarget
       trapCode := clic.id.resized
-      decode.arbitration.flushIt := True
+      memory.arbitration.flushIt := True          // memory (an aborted divide), execute, decode
       decode.arbitration.flushNext := True
       jumpDecode.valid := True
       jumpDecode.payload := irqTarget
@@ -247,7 +272,8 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
       val latched = RegInit(False)
       val latchedCode = Reg(UInt(4 bits))
       val latchedTval = Reg(Bits(32 bits))
-      val valid = s.arbitration.isValid && (latched || portValid) && (if (s == decode) !vectorFetch && !irqTake else True)
+      val valid = s.arbitration.isValid && (latched || portValid) &&
+        (if (s == decode) !vectorFetch && !irqRequest else if (s == execute) !irqRequest else True)
       val code = latched ? latchedCode | portCode
       val tval = latched ? latchedTval | portTval
       val take = valid && olderEmpty(s)
