@@ -168,14 +168,23 @@ class DBusSplit(Module):
                                  wb.dat_r)),
             self.rsp_error.eq(0),
         ]
+        # Per TCM: the data port is free this cycle (no command to it, and no
+        # load answer held at its output), a borrower's read (VectorPrefetch),
+        # and the core writes it this cycle.
+        self.port_free = [Signal(name=f"{t.region.name}_free") for t in tcms]
+        self.borrow_re = [Signal(name=f"{t.region.name}_borrow_re") for t in tcms]
+        self.borrow_adr = Signal(32)
+        self.writing = [Signal(name=f"{t.region.name}_writing") for t in tcms]
         for k, t in enumerate(tcms):
             sel = Signal(name=f"{t.region.name}_sel")
             self.comb += [
                 sel.eq(fire & hit[k]),
-                t.d.adr.eq(self.cmd_address[2:]),
+                self.port_free[k].eq(~sel & ~held[k]),
+                self.writing[k].eq(sel & self.cmd_wr),
+                t.d.adr.eq(Mux(sel, self.cmd_address[2:], self.borrow_adr[2:])),
                 t.d.dat_w.eq(self.cmd_data),
                 t.d.we.eq(Replicate(sel & self.cmd_wr, 4) & mask),
-                t.d.re.eq(sel & ~self.cmd_wr),
+                t.d.re.eq((sel & ~self.cmd_wr) | (self.port_free[k] & self.borrow_re[k])),
             ]
         self.sync += [
             If(fire, held.eq(Mux(self.cmd_wr, 0, hit))),
@@ -184,6 +193,51 @@ class DBusSplit(Module):
                 wb.dat_w.eq(self.cmd_data), wb.sel.eq(Mux(self.cmd_wr, mask, 0xf)),
             ).Elif(wb.ack,
                 busy.eq(0),
+            ),
+        ]
+
+
+class VectorPrefetch(Module):
+    """Reads the CLIC pointer-table entry the core names (`address`: mtvt +
+    4*id, from the core's TrapCsrPlugin with vectorPrefetch) through the
+    TCMs' data ports in every cycle the data bus leaves the port free, so the
+    core can jump straight to the handler when it takes the interrupt.
+
+    Contract: `valid` = 1 in a cycle iff `data` is the word the memory holds
+    at `address` in that cycle: the word was read at an address equal to
+    `address`, and no store to that TCM has fired since the read was issued
+    (a store in the cycle the word arrives invalidates it too). A read issued
+    in cycle t (port free, address in the TCM) arrives at t+1 and is
+    registered at the end of t+1: `valid` from t+2 on. Otherwise (the port
+    busy, the address outside every TCM, a store) `valid` is 0 and the core
+    fetches the entry itself, as the Wishbone variants always do."""
+    def __init__(self, tcms, dbus):
+        self.address = Signal(32)
+        self.valid = Signal()
+        self.data = Signal(32)
+
+        pending = Signal(len(tcms))    # bit k: TCM k answers a read issued last cycle
+        pend_adr = Signal(30)
+        got = Signal(len(tcms))        # bit k: `data` came from TCM k and is still its word
+        got_adr = Signal(30)
+        issue = Signal(len(tcms))
+        writing = Signal(len(tcms))
+        self.comb += [
+            dbus.borrow_adr.eq(self.address),
+            [dbus.borrow_re[k].eq(t.region.contains(self.address)) for k, t in enumerate(tcms)],
+            issue.eq(Cat(*[dbus.port_free[k] & dbus.borrow_re[k] for k in range(len(tcms))])),
+            writing.eq(Cat(*dbus.writing)),
+            self.valid.eq((got != 0) & (got_adr == self.address[2:])),
+        ]
+        self.sync += [
+            pending.eq(issue),
+            If(issue != 0, pend_adr.eq(self.address[2:])),
+            If(pending != 0,
+                self.data.eq(reduce(or_, [Replicate(pending[k], 32) & t.d.dat_r for k, t in enumerate(tcms)])),
+                got_adr.eq(pend_adr),
+                got.eq(pending & ~writing),
+            ).Else(
+                got.eq(got & ~writing),
             ),
         ]
 
@@ -198,6 +252,7 @@ class TightlyCoupled(Module):
             setattr(self.submodules, t.region.name, t)
         self.submodules.ibus = IBusSplit(self.tcms)
         self.submodules.dbus = DBusSplit(self.tcms)
+        self.submodules.vector = VectorPrefetch(self.tcms, self.dbus)
 
     def memory(self, name):
         return next(t.mem for t in self.tcms if t.region.name == name)

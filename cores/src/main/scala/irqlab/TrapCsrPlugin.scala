@@ -59,7 +59,8 @@ case class CsrSlot(address: Int) {
   *  - CSR instructions and mret act in execute once memory and writeBack are
   *    empty, so no older instruction can still trap after them.
   */
-class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L, val irqEntryDelay: Int = 2)
+class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000L, val irqEntryDelay: Int = 2,
+                    val vectorPrefetch: Boolean = false)
     extends Plugin[VexRiscv] with ExceptionService with TrapEvents {
 
   object IS_CSR extends Stageable(Bool)
@@ -88,6 +89,9 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L, v
   def addCsr(address: Int): CsrSlot = { val s = CsrSlot(address); slots += s; s }
 
   var clic: ClicRequest = null
+  var vecAddress: UInt = null                    // vectorPrefetch: the entry mtvt + 4*id (out)
+  var vecValid: Bool = null                      // ... the memory holds vecData there now (in)
+  var vecData: Bits = null
   var clicClaim: Bool = null
   var clicClaimId: UInt = null
   var jumpDecode, jumpExecute, jumpMemory: Flow[UInt] = null
@@ -127,6 +131,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L, v
     clic = in(ClicRequest(clicIdWidth)).setName("clic")
     clicClaim = out(Bool()).setName("clic_claim")
     clicClaimId = out(UInt(clicIdWidth bits)).setName("clic_claimId")
+    if (vectorPrefetch) {
+      vecAddress = out(UInt(32 bits)).setName("vecPrefetch_address")
+      vecValid = in(Bool()).setName("vecPrefetch_valid")
+      vecData = in(Bits(32 bits)).setName("vecPrefetch_data")
+    }
 
     trapTaken = Bool()
     trapIsInterrupt = Bool()
@@ -230,14 +239,20 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L, v
     val irqTake = irqDue && !writeBack.arbitration.isValid && (!memory.arbitration.isValid || divInMemory)
     val irqEpc = divInMemory ? memory.input(PC) | (execute.arbitration.isValid ? execute.input(PC) |
                  (decode.arbitration.isValid ? decode.input(PC) | resumePc))
-    val irqTarget = clic.shv ? (mtvtValue + (clic.id.resize(30) @@ U"00")) | (mtvecBase @@ U"000000")
+    val vecEntry = mtvtValue + (clic.id.resize(30) @@ U"00")
+    // The pointer already read (vectorPrefetch): the trap goes straight to
+    // the handler, as if the table fetch had completed (minhv = 0).
+    if (vectorPrefetch) vecAddress := vecEntry
+    val vecReady = if (vectorPrefetch) clic.shv && vecValid else False
+    val vecHandler = if (vectorPrefetch) vecData.asUInt & ~U(1, 32 bits) else U(0, 32 bits)
+    val irqTarget = vecReady ? vecHandler | (clic.shv ? vecEntry | (mtvecBase @@ U"000000"))
     when(irqTake) {
       enterTrap(irqEpc)
       mcauseInterrupt := True
       mcauseCode := clic.id.resized
       mil := clic.level
-      minhv := clic.shv
-      vectorFetch := clic.shv
+      minhv := clic.shv && !vecReady
+      vectorFetch := clic.shv && !vecReady
       clicClaim := clic.shv                       // edge pending cleared on vectored entry
       interruptEntry := True
       trapIsInterrupt := True

@@ -114,7 +114,12 @@ object Variants {
     * attaches tightly coupled memories beside the core (soc/tcm.py). The
     * pipeline is the same; only the ports differ. */
   def withNativeBuses(plugins: Seq[Plugin[VexRiscv]]): Seq[Plugin[VexRiscv]] =
-    plugins :+ new NativeBusPlugin
+    plugins.map {
+      // The TCMs beside the core serve a read port for the CLIC's pointer
+      // table (soc/tcm.py VectorPrefetch): the trap skips the table fetch.
+      case t: TrapCsrPlugin => new TrapCsrPlugin(t.clicIdWidth, t.resetMtvec, t.irqEntryDelay, vectorPrefetch = true)
+      case p => p
+    } :+ new NativeBusPlugin
 
   val all: Map[String, () => Seq[Plugin[VexRiscv]]] = Map(
     "clint" -> (() => clint),
