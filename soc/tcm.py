@@ -208,7 +208,8 @@ class VectorPrefetch(Module):
     `address`, and no store to that TCM has fired since the read was issued
     (a store in the cycle the word arrives invalidates it too). A read issued
     in cycle t (port free, address in the TCM) arrives at t+1 and is
-    registered at the end of t+1: `valid` from t+2 on. Otherwise (the port
+    registered at the end of t+1: `valid` from t+1 on (in t+1 `data` is the
+    RAM's output, later the register). Otherwise (the port
     busy, the address outside every TCM, a store) `valid` is 0 and the core
     fetches the entry itself, as the Wishbone variants always do."""
     def __init__(self, tcms, dbus):
@@ -222,18 +223,25 @@ class VectorPrefetch(Module):
         got_adr = Signal(30)
         issue = Signal(len(tcms))
         writing = Signal(len(tcms))
+        fresh = Signal(32)
+        kept = Signal(32)
+        self.comb += fresh.eq(reduce(or_, [Replicate(pending[k], 32) & t.d.dat_r for k, t in enumerate(tcms)]))
         self.comb += [
             dbus.borrow_adr.eq(self.address),
             [dbus.borrow_re[k].eq(t.region.contains(self.address)) for k, t in enumerate(tcms)],
             issue.eq(Cat(*[dbus.port_free[k] & dbus.borrow_re[k] for k in range(len(tcms))])),
             writing.eq(Cat(*dbus.writing)),
-            self.valid.eq((got != 0) & (got_adr == self.address[2:])),
+            # The word read last cycle is used at once (the RAM's output),
+            # then from the register.
+            self.valid.eq(((pending != 0) & (pend_adr == self.address[2:])) |
+                          ((got != 0) & (got_adr == self.address[2:]))),
+            self.data.eq(Mux(pending != 0, fresh, kept)),
         ]
         self.sync += [
             pending.eq(issue),
             If(issue != 0, pend_adr.eq(self.address[2:])),
             If(pending != 0,
-                self.data.eq(reduce(or_, [Replicate(pending[k], 32) & t.d.dat_r for k, t in enumerate(tcms)])),
+                kept.eq(fresh),
                 got_adr.eq(pend_adr),
                 got.eq(pending & ~writing),
             ).Else(

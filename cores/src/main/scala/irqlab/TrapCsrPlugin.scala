@@ -59,7 +59,7 @@ case class CsrSlot(address: Int) {
   *  - CSR instructions and mret act in execute once memory and writeBack are
   *    empty, so no older instruction can still trap after them.
   */
-class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000L, val irqEntryDelay: Int = 2,
+class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000L, val vectorWait: Int = 2,
                     val vectorPrefetch: Boolean = false)
     extends Plugin[VexRiscv] with ExceptionService with TrapEvents {
 
@@ -207,16 +207,15 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     }
 
     // -------------------------------------------------------- interrupts
-    // The fixed entry point (see the header): from the first cycle c0 in
-    // which the request may be taken, execute (and so decode and the
-    // fetcher) is held; memory and writeBack run on; the trap is taken in
-    // c0 + irqEntryDelay, when they are empty, or a divide sits in memory
-    // (aborted: it is the trap's mepc and runs again after mret).
+    // The entry point (see the header): the interrupt is taken between
+    // memory and execute in the first cycle c0 it may be taken; execute and
+    // decode are flushed, memory and writeBack finish their instructions
+    // (or a divide in memory is aborted).
     val irqLevelOk = clic.level > mil && clic.level > mintthresh
     val irqRequest = clic.valid && mie && irqLevelOk && !vectorFetch
-    val irqAge = Reg(UInt(log2Up(irqEntryDelay + 1) bits)) init (0)
-    when(!irqRequest) { irqAge := 0 } elsewhen (irqAge =/= irqEntryDelay) { irqAge := irqAge + 1 }
-    val irqDue = irqRequest && irqAge === irqEntryDelay
+    // Execute (so decode and the fetcher too) does not move while a request
+    // stands: its instruction has no side effect yet (no bus command, no CSR
+    // access), so the trap may drop it.
     when(irqRequest) { execute.arbitration.haltByOther := True }
 
     // The pc of the next instruction to enter execute, for a trap taken with
@@ -234,36 +233,6 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     when(decode.arbitration.isFiring) { resumePc := decode.input(PC) + 4 }
     when(anyJump) { resumePc := jumpTarget }
 
-    val hasDivider = pipeline.plugins.exists(_.isInstanceOf[MulDivIterativePlugin])
-    val divInMemory = if (hasDivider) memory.arbitration.isValid && memory.input(MulDivIterativePlugin.IS_DIV) else False
-    val irqTake = irqDue && !writeBack.arbitration.isValid && (!memory.arbitration.isValid || divInMemory)
-    val irqEpc = divInMemory ? memory.input(PC) | (execute.arbitration.isValid ? execute.input(PC) |
-                 (decode.arbitration.isValid ? decode.input(PC) | resumePc))
-    val vecEntry = mtvtValue + (clic.id.resize(30) @@ U"00")
-    // The pointer already read (vectorPrefetch): the trap goes straight to
-    // the handler, as if the table fetch had completed (minhv = 0).
-    if (vectorPrefetch) vecAddress := vecEntry
-    val vecReady = if (vectorPrefetch) clic.shv && vecValid else False
-    val vecHandler = if (vectorPrefetch) vecData.asUInt & ~U(1, 32 bits) else U(0, 32 bits)
-    val irqTarget = vecReady ? vecHandler | (clic.shv ? vecEntry | (mtvecBase @@ U"000000"))
-    when(irqTake) {
-      enterTrap(irqEpc)
-      mcauseInterrupt := True
-      mcauseCode := clic.id.resized
-      mil := clic.level
-      minhv := clic.shv && !vecReady
-      vectorFetch := clic.shv && !vecReady
-      clicClaim := clic.shv                       // edge pending cleared on vectored entry
-      interruptEntry := True
-      trapIsInterrupt := True
-      trapTarget := irqTarget
-      trapCode := clic.id.resized
-      memory.arbitration.flushIt := True          // memory (an aborted divide), execute, decode
-      decode.arbitration.flushNext := True
-      jumpDecode.valid := True
-      jumpDecode.payload := irqTarget
-    }
-
     // ------------------------------------------------------- vector fetch
     // The handler pointer arrives at decode in place of an instruction. The
     // decoder's view of it (illegal instruction, hazards) is dropped with it.
@@ -280,6 +249,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // -------------------------------------------------------- exceptions
     val trapStages = exceptionPorts.map(_.stage).distinct.sortBy(s => -stages.indexOf(s))
     val stageTraps = for (s <- trapStages) yield new Area {
+      val stage = s
       val ports = exceptionPorts.filter(_.stage == s).sortBy(-_.priority)
       val portValid = ports.map(_.port.valid).reduce(_ || _)
       val portCode = PriorityMux(ports.map(p => p.port.valid -> p.port.code.resize(4)))
@@ -313,6 +283,54 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
         jumpOf(s).valid := True
         jumpOf(s).payload := mtvecBase @@ U"000000"
       }
+    }
+
+    // The take. A divide in memory is aborted (flushed: it is mepc and runs
+    // again after mret); any other instruction in memory is older than the
+    // trap and completes after it (it can no longer trap: its exceptions are
+    // known now, and access faults cannot happen), so only a pending memory
+    // exception (older, precise) delays the interrupt. A branch or jump in
+    // memory that jumps this cycle makes its target mepc; the trap's own jump
+    // (memory stage, higher priority) overrides the branch's.
+    val hasDivider = pipeline.plugins.exists(_.isInstanceOf[MulDivIterativePlugin])
+    val divInMemory = if (hasDivider) memory.arbitration.isValid && memory.input(MulDivIterativePlugin.IS_DIV) else False
+    val memoryTrap = stageTraps.filter(_.stage == memory).map(_.valid).foldLeft(False)(_ || _)
+    val memoryJumps = jumpsByStage.filter(j => j.stage == memory && (j.interface ne jumpMemory)).map(_.interface)
+    val memoryJump = memoryJumps.map(_.valid).foldLeft(False)(_ || _)
+    val memoryJumpTarget = if (memoryJumps.isEmpty) U(0, 32 bits)
+                           else MuxOH(OHMasking.first(memoryJumps.map(_.valid).asBits), memoryJumps.map(_.payload))
+    val irqEpc = divInMemory ? memory.input(PC) | (memoryJump ? memoryJumpTarget |
+                 (execute.arbitration.isValid ? execute.input(PC) |
+                 (decode.arbitration.isValid ? decode.input(PC) | resumePc)))
+    val vecEntry = mtvtValue + (clic.id.resize(30) @@ U"00")
+    // The pointer already read (vectorPrefetch): the trap goes straight to
+    // the handler, as if the table fetch had completed (minhv = 0). A pointer
+    // not ready yet (a new id, the port busy) is waited for, up to
+    // vectorWait cycles (the table fetch costs more), then fetched.
+    if (vectorPrefetch) vecAddress := vecEntry
+    val vecReady = if (vectorPrefetch) clic.shv && vecValid else False
+    val vecHandler = if (vectorPrefetch) vecData.asUInt & ~U(1, 32 bits) else U(0, 32 bits)
+    val irqAge = Reg(UInt(log2Up(vectorWait + 1) bits)) init (0)
+    when(!irqRequest) { irqAge := 0 } elsewhen (irqAge =/= vectorWait) { irqAge := irqAge + 1 }
+    val vecOk = if (vectorPrefetch) !clic.shv || vecValid || irqAge === vectorWait else True
+    val irqTake = irqRequest && !memoryTrap && vecOk
+    val irqTarget = vecReady ? vecHandler | (clic.shv ? vecEntry | (mtvecBase @@ U"000000"))
+    when(irqTake) {
+      enterTrap(irqEpc)
+      mcauseInterrupt := True
+      mcauseCode := clic.id.resized
+      mil := clic.level
+      minhv := clic.shv && !vecReady
+      vectorFetch := clic.shv && !vecReady
+      clicClaim := clic.shv                       // edge pending cleared on vectored entry
+      interruptEntry := True
+      trapIsInterrupt := True
+      trapTarget := irqTarget
+      trapCode := clic.id.resized
+      when(divInMemory) { memory.arbitration.flushIt := True }
+      memory.arbitration.flushNext := True        // execute, decode, the fetcher
+      jumpMemory.valid := True
+      jumpMemory.payload := irqTarget
     }
 
     decode plug new Area {

@@ -117,7 +117,7 @@ object Variants {
     plugins.map {
       // The TCMs beside the core serve a read port for the CLIC's pointer
       // table (soc/tcm.py VectorPrefetch): the trap skips the table fetch.
-      case t: TrapCsrPlugin => new TrapCsrPlugin(t.clicIdWidth, t.resetMtvec, t.irqEntryDelay, vectorPrefetch = true)
+      case t: TrapCsrPlugin => new TrapCsrPlugin(t.clicIdWidth, t.resetMtvec, t.vectorWait, vectorPrefetch = true)
       case p => p
     } :+ new NativeBusPlugin
 
