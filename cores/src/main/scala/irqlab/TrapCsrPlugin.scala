@@ -108,7 +108,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val csrCommon = List[(Stageable[_ <: BaseType], Any)](
       IS_CSR -> True,
       REGFILE_WRITE_VALID -> True,
-      BYPASSABLE_EXECUTE_STAGE -> False,
+      BYPASSABLE_EXECUTE_STAGE -> True,             // the read value is ready in execute
       BYPASSABLE_MEMORY_STAGE -> True
     )
     val csrReg = csrCommon ++ List(RS1_USE -> True)
@@ -347,7 +347,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     execute plug new Area {
       import execute._
       val instr = input(INSTRUCTION)
-      val waitOlder = !olderEmpty(execute)
+      // Older instructions only delay a CSR access or mret while one of them
+      // may still trap (an exception pending in memory; writeBack never
+      // traps), or while they would be missing from a minstret read.
+      val readsInstret = Seq(0xB02, 0xB82, 0xC02, 0xC82).map(a => instr(31 downto 20).asUInt === a).reduce(_ || _)
+      val waitOlder = memoryTrap || (input(IS_CSR) && readsInstret && !olderEmpty(execute))
       val isSystem = input(IS_CSR) || input(IS_MRET)
       when(arbitration.isValid && isSystem && waitOlder) { arbitration.haltItself := True }
       val go = arbitration.isValid && !waitOlder && !arbitration.isStuckByOthers && !arbitration.isFlushed

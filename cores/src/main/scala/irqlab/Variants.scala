@@ -84,6 +84,8 @@ object Variants {
     )),
     // mtval 0 after ecall and the pc after ebreak, sret illegal: as on `clic`
     new TrapConformancePlugin,
+    // a divide in memory is replayed after a pending interrupt, not waited for
+    new DivideReplayPlugin,
     new ExternalInterruptArrayPlugin(
       arrayWidth = 32,
       machineMaskCsrId = 0xBC0,
@@ -103,7 +105,8 @@ object Variants {
     case _: RegFilePlugin => new BankedRegFilePlugin(banks = 1)
     case p => p
   }.filter {
-    case _: CsrPlugin | _: TrapConformancePlugin | _: ExternalInterruptArrayPlugin | _: RetirePortPlugin => false
+    case _: CsrPlugin | _: TrapConformancePlugin | _: DivideReplayPlugin | _: ExternalInterruptArrayPlugin |
+         _: RetirePortPlugin => false
     case _ => true
   } ++ Seq(
     new TrapCsrPlugin(clicIdWidth = 12),
