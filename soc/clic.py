@@ -41,7 +41,10 @@ The comparator tree is log2(n_sources) levels deep within one cycle, or, with
 `register_after=k`, split by a register after k levels (the SoC uses 3: the
 64-source tree in one cycle limited the ECP5 to 39 MHz); that register adds a
 cycle to the latency below and to the hold after a claim.
-irq_id/irq_level/irq_shv are meaningful only while irq_valid is 1.
+irq_id/irq_level/irq_shv are meaningful only while irq_valid is 1; while
+nothing is pending, irq_id names the highest-ID enabled source (0 if none):
+the core's pointer prefetch (soc/tcm.py VectorPrefetch) reads that source's
+table entry ahead, so its next interrupt enters without waiting for it.
 
 Latency: a source edge (or level change) in cycle t sets the pending bit in
 t+1 and shows on irq_valid/irq_id/irq_level/irq_shv in t+2. A claim in cycle c

@@ -10,6 +10,8 @@ system beside it:
     core dBus ──► DBusSplit ──┬─► ITCM data port (read/write: loads firmware)
                               ├─► DTCM data port
                               └─► Wishbone (every other address)
+    core vecPrefetch ──► VectorPrefetch ──► the data ports' free cycles
+                              (the CLIC pointer-table entry, read ahead)
 
 Each TCM (`TcmMemory`) is one block RAM with two synchronous ports, one per
 bus, so a fetch and a load or store never wait for each other, and each bus
@@ -48,6 +50,12 @@ DBusSplit
     from t+1 to u. A store lets the core go on at once (as LiteX's VexRiscv
     bridge does).
 rsp.error is 0 on both buses (no access faults: cores/README.md).
+
+VectorPrefetch (cores with TrapCsrPlugin's vectorPrefetch port)
+  * a TCM's data port is free in a cycle without a command to it and
+    without a load answer held at its output; then it reads the word at the
+    core's vecPrefetch_address (if in that TCM). The data bus never waits.
+  * valid/data: see VectorPrefetch.
 """
 
 from dataclasses import dataclass

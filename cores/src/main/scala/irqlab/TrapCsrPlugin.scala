@@ -48,16 +48,47 @@ case class CsrSlot(address: Int) {
   *    are flushed). A port that fires only for one cycle (a bus error
   *    response) is latched for the wait. So traps are precise and never
   *    coincide with a retirement.
-  *  - Interrupts: when the CLIC's winner may be taken (MIE, level > max(mil,
-  *    mintthresh)), decode is held until execute, memory and writeBack are
-  *    empty; the trap is taken from decode with mepc = decode's pc.
-  *  - Selective hardware vectoring (shv): the trap loads the pc with the table
-  *    entry's address (mtvt + 4*id) and sets `vectorFetch`; the word fetched
-  *    from there reaches decode as if it were an instruction, and is instead
-  *    used as the jump target (& ~1): the pointer table of the spec, read by
-  *    the fetch unit. mret with minhv=1 re-reads the entry at mepc the same way.
-  *  - CSR instructions and mret act in execute once memory and writeBack are
-  *    empty, so no older instruction can still trap after them.
+  *  - Interrupts are taken at a fixed pipeline point, between memory and
+  *    execute, in the first cycle c0 in which the CLIC's winner may be
+  *    taken (MIE, level > max(mil, mintthresh)); nothing the interrupted
+  *    code has in flight moves that cycle:
+  *     - from c0 on, execute is held (haltByOther), so its instruction has
+  *       no side effect yet (no bus command, no CSR access, no mret) and
+  *       the trap drops it with decode and the fetcher; mepc = the oldest
+  *       dropped instruction's pc, or, when execute and decode are empty
+  *       (the fetcher refilling after a jump), the target of the jump in
+  *       memory this cycle, or the pc the fetcher resumes at (`resumePc`:
+  *       the successor of the last instruction that left decode, or the
+  *       last jump's target);
+  *     - the instructions in memory and writeBack are older: they finish
+  *       after the entry (a load still waiting on the bus delays only the
+  *       handler's own progress through memory). They can no longer trap:
+  *       their exceptions are known by c0 (access faults cannot happen,
+  *       cores/README.md), and an exception pending in memory is taken
+  *       first (it is older). The trap's jump (memory stage, above
+  *       BranchPlugin's priority) overrides a branch resolving in memory;
+  *     - a divide in memory (MulDivIterativePlugin, up to 34 cycles) is
+  *       aborted: flushed, mepc = its pc, it runs again after mret;
+  *     - exceptions of decode and execute wait while the request stands
+  *       (the interrupt drops their instruction; it traps again after mret).
+  *    So the entry costs the same whatever is in flight: the pipeline drain,
+  *    a divide, a load-use interlock or a branch in flight change nothing.
+  *    The retire port shows the entry in the first cycle from c0 without a
+  *    retirement (RetirePortPlugin): c0, or one or two cycles later.
+  *  - Selective hardware vectoring (shv): with `vectorPrefetch` (the native
+  *    variants: soc/tcm.py VectorPrefetch reads mtvt + 4*id through the
+  *    TCMs' free data-port cycles) the trap jumps straight to the handler
+  *    when the entry is ready (minhv = 0), waiting for it at most
+  *    `vectorWait` cycles. Otherwise (Wishbone variants, an entry outside the
+  *    TCMs, a busy port) the trap loads the pc with the entry's address and
+  *    sets `vectorFetch`; the word fetched from there reaches decode as if it
+  *    were an instruction, and is instead used as the jump target (& ~1): the
+  *    pointer table of the spec, read by the fetch unit. mret with minhv=1
+  *    re-reads the entry at mepc the same way.
+  *  - CSR instructions and mret act in execute, and wait there only while an
+  *    older instruction may still trap (an exception pending in memory;
+  *    writeBack never traps) or, for minstret reads, until the older
+  *    instructions have retired. CSR results bypass from execute.
   */
 class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000L, val vectorWait: Int = 2,
                     val vectorPrefetch: Boolean = false)
@@ -98,7 +129,9 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   var executePort: Flow[ExceptionCause] = null
   var trapTaken, trapIsInterrupt: Bool = null
   var trapTarget, trapCode: UInt = null
-  /** One-cycle pulse when an interrupt is taken (fastirq hooks here). */
+  /** One-cycle pulse when an interrupt is taken (fastirq hooks here). The
+    * instructions then in memory and writeBack are older than the trap and
+    * may still write the register file in the next cycles. */
   var interruptEntry: Bool = null
   override def isMret(stage: Stage): Bool = stage.input(IS_MRET)
 
