@@ -384,7 +384,14 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       // may still trap (an exception pending in memory; writeBack never
       // traps), or while they would be missing from a minstret read.
       val readsInstret = Seq(0xB02, 0xB82, 0xC02, 0xC82).map(a => instr(31 downto 20).asUInt === a).reduce(_ || _)
-      val waitOlder = memoryTrap || (input(IS_CSR) && readsInstret && !olderEmpty(execute))
+      // The CLIC's outputs are stale for two cycles after a claim (soc/clic.py:
+      // irq_valid held low): an mnxti access waits them out (older CSR
+      // accesses no longer space back-to-back claims by draining).
+      val claimedAgo1 = RegNext(clicClaim) init (False)
+      val claimedAgo2 = RegNext(claimedAgo1) init (False)
+      val readsNxti = instr(31 downto 20).asUInt === 0x345
+      val waitOlder = memoryTrap || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
+                      (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2))
       val isSystem = input(IS_CSR) || input(IS_MRET)
       when(arbitration.isValid && isSystem && waitOlder) { arbitration.haltItself := True }
       val go = arbitration.isValid && !waitOlder && !arbitration.isStuckByOthers && !arbitration.isFlushed
