@@ -41,7 +41,10 @@ The comparator tree is log2(n_sources) levels deep within one cycle, or, with
 `register_after=k`, split by a register after k levels (the SoC uses 3: the
 64-source tree in one cycle limited the ECP5 to 39 MHz); that register adds a
 cycle to the latency below and to the hold after a claim.
-irq_id/irq_level/irq_shv are meaningful only while irq_valid is 1.
+irq_id/irq_level/irq_shv are meaningful only while irq_valid is 1; while
+nothing is pending, irq_id names the highest-ID enabled source (0 if none):
+the core's pointer prefetch (soc/tcm.py VectorPrefetch) reads that source's
+table entry ahead, so its next interrupt enters without waiting for it.
 
 Latency: a source edge (or level change) in cycle t sets the pending bit in
 t+1 and shows on irq_valid/irq_id/irq_level/irq_shv in t+2. A claim in cycle c
@@ -137,10 +140,12 @@ class _Arbiter(Module):
     """Comparator tree: the pending-and-enabled source with the largest
     (clicintctl, id).
 
-    Candidates pack (shv, id, ctl, valid) from the LSB up. Pairs are always
-    (lower IDs, higher IDs), so taking the right side on equal ctl gives the
-    highest-ID tie rule without comparing IDs; a pair of invalid candidates
-    yields an invalid node."""
+    Candidates pack (shv, id, ctl, enabled, valid) from the LSB up. Pairs are
+    always (lower IDs, higher IDs), so taking the right side on equal ctl
+    gives the highest-ID tie rule without comparing IDs; a pair of invalid
+    candidates yields an invalid node, the right one if it is enabled: with
+    nothing pending the tree names the highest-ID enabled source (the id the
+    core's pointer prefetch reads ahead for, soc/tcm.py VectorPrefetch)."""
     def __init__(self, leaves, ctl_bits, register_after=None):
         self.best = Signal(len(leaves[0]))
         self.stages = 0          # registers inside the tree (added latency)
@@ -161,8 +166,9 @@ class _Arbiter(Module):
                 l, r = nodes[k], nodes[k + 1]
                 right = r[-1]
                 if ctl_bits:
-                    lctl, rctl = l[-1 - ctl_bits:-1], r[-1 - ctl_bits:-1]
+                    lctl, rctl = l[-2 - ctl_bits:-2], r[-2 - ctl_bits:-2]
                     right = r[-1] & (~l[-1] | (rctl >= lctl))
+                right = right | (~l[-1] & ~r[-1] & r[-2])
                 node = Signal(len(self.best), name=f"arb{depth}_{k // 2}")
                 self.comb += node.eq(Mux(right, r, l))
                 nxt.append(node)
@@ -228,7 +234,7 @@ class CLIC(Module):
         # Arbitration. Comparing the stored ctl bits equals comparing the read
         # value: the low bits are 1 everywhere.
         id_w = len(self.irq_id)
-        leaves = [Cat(regs.shv[i], Constant(i, id_w), *regs.ctl[i:i + 1], regs.ip[i] & regs.ie[i])
+        leaves = [Cat(regs.shv[i], Constant(i, id_w), *regs.ctl[i:i + 1], regs.ie[i], regs.ip[i] & regs.ie[i])
                   for i in range(n_sources)]
         self.submodules.arbiter = _Arbiter(leaves, ctl_bits, register_after)
         best = self.arbiter.best

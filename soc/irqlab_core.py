@@ -145,6 +145,10 @@ class IrqlabCore(CPU):
             )
         if self.tcm is not None:
             params.update(self._native_buses(self.tcm.ibus, self.tcm.dbus))
+            if self.clic_sources:   # TrapCsrPlugin(vectorPrefetch): the pointer-table read port
+                v = self.tcm.vector
+                params.update(o_vecPrefetch_address=v.address, i_vecPrefetch_valid=v.valid,
+                              i_vecPrefetch_data=v.data)
         else:
             params.update(self._wishbone_buses(ibus, dbus))
         self.platform.add_source(self.verilog)

@@ -10,6 +10,8 @@ system beside it:
     core dBus ──► DBusSplit ──┬─► ITCM data port (read/write: loads firmware)
                               ├─► DTCM data port
                               └─► Wishbone (every other address)
+    core vecPrefetch ──► VectorPrefetch ──► the data ports' free cycles
+                              (the CLIC pointer-table entry, read ahead)
 
 Each TCM (`TcmMemory`) is one block RAM with two synchronous ports, one per
 bus, so a fetch and a load or store never wait for each other, and each bus
@@ -48,6 +50,12 @@ DBusSplit
     from t+1 to u. A store lets the core go on at once (as LiteX's VexRiscv
     bridge does).
 rsp.error is 0 on both buses (no access faults: cores/README.md).
+
+VectorPrefetch (cores with TrapCsrPlugin's vectorPrefetch port)
+  * a TCM's data port is free in a cycle without a command to it and
+    without a load answer held at its output; then it reads the word at the
+    core's vecPrefetch_address (if in that TCM). The data bus never waits.
+  * valid/data: see VectorPrefetch.
 """
 
 from dataclasses import dataclass
@@ -168,14 +176,23 @@ class DBusSplit(Module):
                                  wb.dat_r)),
             self.rsp_error.eq(0),
         ]
+        # Per TCM: the data port is free this cycle (no command to it, and no
+        # load answer held at its output), a borrower's read (VectorPrefetch),
+        # and the core writes it this cycle.
+        self.port_free = [Signal(name=f"{t.region.name}_free") for t in tcms]
+        self.borrow_re = [Signal(name=f"{t.region.name}_borrow_re") for t in tcms]
+        self.borrow_adr = Signal(32)
+        self.writing = [Signal(name=f"{t.region.name}_writing") for t in tcms]
         for k, t in enumerate(tcms):
             sel = Signal(name=f"{t.region.name}_sel")
             self.comb += [
                 sel.eq(fire & hit[k]),
-                t.d.adr.eq(self.cmd_address[2:]),
+                self.port_free[k].eq(~sel & ~held[k]),
+                self.writing[k].eq(sel & self.cmd_wr),
+                t.d.adr.eq(Mux(sel, self.cmd_address[2:], self.borrow_adr[2:])),
                 t.d.dat_w.eq(self.cmd_data),
                 t.d.we.eq(Replicate(sel & self.cmd_wr, 4) & mask),
-                t.d.re.eq(sel & ~self.cmd_wr),
+                t.d.re.eq((sel & ~self.cmd_wr) | (self.port_free[k] & self.borrow_re[k])),
             ]
         self.sync += [
             If(fire, held.eq(Mux(self.cmd_wr, 0, hit))),
@@ -184,6 +201,59 @@ class DBusSplit(Module):
                 wb.dat_w.eq(self.cmd_data), wb.sel.eq(Mux(self.cmd_wr, mask, 0xf)),
             ).Elif(wb.ack,
                 busy.eq(0),
+            ),
+        ]
+
+
+class VectorPrefetch(Module):
+    """Reads the CLIC pointer-table entry the core names (`address`: mtvt +
+    4*id, from the core's TrapCsrPlugin with vectorPrefetch) through the
+    TCMs' data ports in every cycle the data bus leaves the port free, so the
+    core can jump straight to the handler when it takes the interrupt.
+
+    Contract: `valid` = 1 in a cycle iff `data` is the word the memory holds
+    at `address` in that cycle: the word was read at an address equal to
+    `address`, and no store to that TCM has fired since the read was issued
+    (a store in the cycle the word arrives invalidates it too). A read issued
+    in cycle t (port free, address in the TCM) arrives at t+1 and is
+    registered at the end of t+1: `valid` from t+1 on (in t+1 `data` is the
+    RAM's output, later the register). Otherwise (the port
+    busy, the address outside every TCM, a store) `valid` is 0 and the core
+    fetches the entry itself, as the Wishbone variants always do."""
+    def __init__(self, tcms, dbus):
+        self.address = Signal(32)
+        self.valid = Signal()
+        self.data = Signal(32)
+
+        pending = Signal(len(tcms))    # bit k: TCM k answers a read issued last cycle
+        pend_adr = Signal(30)
+        got = Signal(len(tcms))        # bit k: `data` came from TCM k and is still its word
+        got_adr = Signal(30)
+        issue = Signal(len(tcms))
+        writing = Signal(len(tcms))
+        fresh = Signal(32)
+        kept = Signal(32)
+        self.comb += fresh.eq(reduce(or_, [Replicate(pending[k], 32) & t.d.dat_r for k, t in enumerate(tcms)]))
+        self.comb += [
+            dbus.borrow_adr.eq(self.address),
+            [dbus.borrow_re[k].eq(t.region.contains(self.address)) for k, t in enumerate(tcms)],
+            issue.eq(Cat(*[dbus.port_free[k] & dbus.borrow_re[k] for k in range(len(tcms))])),
+            writing.eq(Cat(*dbus.writing)),
+            # The word read last cycle is used at once (the RAM's output),
+            # then from the register.
+            self.valid.eq(((pending != 0) & (pend_adr == self.address[2:])) |
+                          ((got != 0) & (got_adr == self.address[2:]))),
+            self.data.eq(Mux(pending != 0, fresh, kept)),
+        ]
+        self.sync += [
+            pending.eq(issue),
+            If(issue != 0, pend_adr.eq(self.address[2:])),
+            If(pending != 0,
+                kept.eq(fresh),
+                got_adr.eq(pend_adr),
+                got.eq(pending & ~writing),
+            ).Else(
+                got.eq(got & ~writing),
             ),
         ]
 
@@ -198,6 +268,7 @@ class TightlyCoupled(Module):
             setattr(self.submodules, t.region.name, t)
         self.submodules.ibus = IBusSplit(self.tcms)
         self.submodules.dbus = DBusSplit(self.tcms)
+        self.submodules.vector = VectorPrefetch(self.tcms, self.dbus)
 
     def memory(self, name):
         return next(t.mem for t in self.tcms if t.region.name == name)

@@ -111,6 +111,29 @@ def claim(dut, i):
 
 # --------------------------------------------------------------------------- arbitration
 
+def test_idle_id_names_highest_enabled_source():
+    """While nothing is pending, irq_id names the highest-ID enabled source
+    (the core reads its pointer-table entry ahead); a pending source wins."""
+    dut = CLIC(n_sources=8)
+
+    def body():
+        yield from settle()
+        assert (yield from outputs(dut))[:2] == (0, 0)          # nothing enabled: 0
+        yield from configure(dut, 2, ie=1, attr=EDGE, ctl=0x80)
+        yield from configure(dut, 5, ie=1, attr=EDGE, ctl=0x40)
+        yield from configure(dut, 6, ie=0, attr=EDGE, ctl=0xFF)
+        yield from settle()
+        assert (yield from outputs(dut))[:2] == (0, 5)
+        yield from write_ip(dut, 2, 1)
+        yield from settle()
+        assert (yield from outputs(dut))[:2] == (1, 2)
+        yield from write_ip(dut, 2, 0)
+        yield from settle()
+        assert (yield from outputs(dut))[:2] == (0, 5)
+
+    run_simulation(dut, body())
+
+
 def test_arbitration_order():
     dut = CLIC(n_sources=8)
 

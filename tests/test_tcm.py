@@ -147,3 +147,43 @@ def test_wishbone_store_then_tcm_load_runs_alongside():
     assert r["rsp"][2] == 1 and r["data"][2] == DATA[2]
     # the outside load fired in cycle 5: the DTCM answer no longer counts
     assert r["rsp"][6:9] == [0, 1, 0] and r["data"][7] == 0x12345678
+
+
+def vector_probes(d):
+    v = d.vector
+    return {"valid": v.valid, "data": v.data, "rsp": d.dbus.rsp_ready, "ldata": d.dbus.rsp_data}
+
+
+def test_vector_prefetch_reads_free_port_cycles():
+    """VectorPrefetch: an entry address set in cycle 0 (port free) is valid
+    with its word from cycle 1 on; a new address is valid one cycle after
+    its read; while the data bus uses the port, or holds a load's answer at
+    its output, no read is issued (the load's answer is unharmed); a store
+    to the same TCM invalidates the word until it is read again."""
+    d = dut()
+    v, b = d.vector, d.dbus
+    a0, a1 = ITCM.origin + 4 * 5, ITCM.origin + 4 * 9
+    inputs = {
+        0: {v.address: a0},
+        3: {v.address: a1},                                        # read in 3, valid in 4
+        6: {b.cmd_valid: 1, b.cmd_wr: 0, b.cmd_address: ITCM.origin + 4 * 2, b.cmd_size: 2},
+        7: {b.cmd_valid: 0, v.address: a0},                        # answer held: no read in 7..9
+        10: {b.cmd_valid: 1, b.cmd_wr: 0, b.cmd_address: DTCM.origin, b.cmd_size: 2},
+        11: {b.cmd_valid: 0},
+        13: {b.cmd_valid: 1, b.cmd_wr: 1, b.cmd_address: ITCM.origin + 4 * 40, b.cmd_data: 7},
+        14: {b.cmd_valid: 0},
+    }
+    r = simulate(d, 17, inputs, vector_probes(d))
+    assert r["valid"][1:3] == [1, 1] and r["data"][1:3] == [CODE[5]] * 2
+    assert r["valid"][3] == 0 and r["valid"][4:7] == [1, 1, 1] and r["data"][4] == CODE[9]
+    # The ITCM load of cycle 6 answers in 7 and stays at the output until the
+    # next command (10): the prefetcher does not read a0 meanwhile.
+    assert r["rsp"][7:10] == [1, 1, 1] and r["ldata"][7:10] == [CODE[2]] * 3
+    assert r["valid"][7:10] == [0, 0, 0]
+    # The DTCM load of cycle 10 frees the ITCM port from 11: a0 read in 11,
+    # valid in 12. The ITCM store of cycle 13 (the word still holds in 13)
+    # invalidates it from 14; read again in 14, valid in 15.
+    assert r["valid"][10:12] == [0, 0]
+    assert r["valid"][12:14] == [1, 1] and r["data"][12] == r["data"][13] == CODE[5]
+    assert r["valid"][14] == 0
+    assert r["valid"][15:17] == [1, 1] and r["data"][15] == CODE[5]

@@ -51,8 +51,13 @@ void IRQ_HANDLER(PREEMPT_IRQ)(void) {
 }
 #endif
 
-/* Work the core does while waiting: loads, stores, multiplies and branches,
- * so that arrivals meet the pipeline in every state. */
+/* Work the core does while waiting, so that arrivals meet the pipeline in
+ * every state that can delay an interrupt: loads (and load-use interlocks),
+ * stores, multiplies, taken and not-taken branches, calls and returns, and
+ * one divide per call (a real one: the divisor is a volatile load, so the
+ * compiler cannot turn it into a multiply; iterative dividers take ~34
+ * cycles). The caller's loop adds a load from a peripheral (the generator's
+ * status, through the bus). */
 static volatile uint32_t work_buf[16];
 static uint32_t background_work(uint32_t x) {
     for (int i = 0; i < 16; i++) {
@@ -60,6 +65,7 @@ static uint32_t background_work(uint32_t x) {
         work_buf[i] ^= x;
         if (x & 0x100) x += work_buf[(i + 3) & 15];
     }
+    x ^= x / (work_buf[x & 15] | 1u);
     return x;
 }
 

@@ -100,13 +100,34 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
           target := csr.jumpInterface.payload
       }
 
-      retire_valid := retired || trap
-      retire_trap := trap
-      retire_pc := trap ? target | input(PC)
-      retire_cause := trap ? cause | B(0, 8 bits)
+      // TrapCsrPlugin takes an interrupt between memory and execute: the
+      // instructions in memory and writeBack are older and still retire. An
+      // entry in a cycle with a retirement is shown in the next cycle without
+      // one (there is always one before the handler's first retirement).
+      val deferred = RegInit(False)
+      val deferredCause = Reg(Bits(8 bits))
+      val deferredTarget = Reg(UInt(32 bits))
+      val trapShown = Bool()
+      val causeShown = Bits(8 bits)
+      val targetShown = UInt(32 bits)
+      trapShown := trap || deferred
+      causeShown := deferred ? deferredCause | cause
+      targetShown := deferred ? deferredTarget | target
+      when(retired) {
+        when(trap) {
+          deferred := True
+          deferredCause := cause
+          deferredTarget := target
+        }
+      } otherwise { deferred := False }
+
+      retire_valid := retired || trapShown
+      retire_trap := trapShown && !retired
+      retire_pc := (trapShown && !retired) ? targetShown | input(PC)
+      retire_cause := (trapShown && !retired) ? causeShown | B(0, 8 bits)
       retire_mret := retired && isMret
 
-      assert(!(retired && trap), "RetirePortPlugin: retirement and trap entry in the same cycle", ERROR)
+      assert(!(retired && trap && deferred), "RetirePortPlugin: a second trap entry before the first was shown", ERROR)
     }
   }
 }

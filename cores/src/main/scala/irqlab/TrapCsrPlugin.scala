@@ -48,18 +48,50 @@ case class CsrSlot(address: Int) {
   *    are flushed). A port that fires only for one cycle (a bus error
   *    response) is latched for the wait. So traps are precise and never
   *    coincide with a retirement.
-  *  - Interrupts: when the CLIC's winner may be taken (MIE, level > max(mil,
-  *    mintthresh)), decode is held until execute, memory and writeBack are
-  *    empty; the trap is taken from decode with mepc = decode's pc.
-  *  - Selective hardware vectoring (shv): the trap loads the pc with the table
-  *    entry's address (mtvt + 4*id) and sets `vectorFetch`; the word fetched
-  *    from there reaches decode as if it were an instruction, and is instead
-  *    used as the jump target (& ~1): the pointer table of the spec, read by
-  *    the fetch unit. mret with minhv=1 re-reads the entry at mepc the same way.
-  *  - CSR instructions and mret act in execute once memory and writeBack are
-  *    empty, so no older instruction can still trap after them.
+  *  - Interrupts are taken at a fixed pipeline point, between memory and
+  *    execute, in the first cycle c0 in which the CLIC's winner may be
+  *    taken (MIE, level > max(mil, mintthresh)); nothing the interrupted
+  *    code has in flight moves that cycle:
+  *     - from c0 on, execute is held (haltByOther), so its instruction has
+  *       no side effect yet (no bus command, no CSR access, no mret) and
+  *       the trap drops it with decode and the fetcher; mepc = the oldest
+  *       dropped instruction's pc, or, when execute and decode are empty
+  *       (the fetcher refilling after a jump), the target of the jump in
+  *       memory this cycle, or the pc the fetcher resumes at (`resumePc`:
+  *       the successor of the last instruction that left decode, or the
+  *       last jump's target);
+  *     - the instructions in memory and writeBack are older: they finish
+  *       after the entry (a load still waiting on the bus delays only the
+  *       handler's own progress through memory). They can no longer trap:
+  *       their exceptions are known by c0 (access faults cannot happen,
+  *       cores/README.md), and an exception pending in memory is taken
+  *       first (it is older). The trap's jump (memory stage, above
+  *       BranchPlugin's priority) overrides a branch resolving in memory;
+  *     - a divide in memory (MulDivIterativePlugin, up to 34 cycles) is
+  *       aborted: flushed, mepc = its pc, it runs again after mret;
+  *     - exceptions of decode and execute wait while the request stands
+  *       (the interrupt drops their instruction; it traps again after mret).
+  *    So the entry costs the same whatever is in flight: the pipeline drain,
+  *    a divide, a load-use interlock or a branch in flight change nothing.
+  *    The retire port shows the entry in the first cycle from c0 without a
+  *    retirement (RetirePortPlugin): c0, or one or two cycles later.
+  *  - Selective hardware vectoring (shv): with `vectorPrefetch` (the native
+  *    variants: soc/tcm.py VectorPrefetch reads mtvt + 4*id through the
+  *    TCMs' free data-port cycles) the trap jumps straight to the handler
+  *    when the entry is ready (minhv = 0), waiting for it at most
+  *    `vectorWait` cycles. Otherwise (Wishbone variants, an entry outside the
+  *    TCMs, a busy port) the trap loads the pc with the entry's address and
+  *    sets `vectorFetch`; the word fetched from there reaches decode as if it
+  *    were an instruction, and is instead used as the jump target (& ~1): the
+  *    pointer table of the spec, read by the fetch unit. mret with minhv=1
+  *    re-reads the entry at mepc the same way.
+  *  - CSR instructions and mret act in execute, and wait there only while an
+  *    older instruction may still trap (an exception pending in memory;
+  *    writeBack never traps) or, for minstret reads, until the older
+  *    instructions have retired. CSR results bypass from execute.
   */
-class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
+class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000L, val vectorWait: Int = 2,
+                    val vectorPrefetch: Boolean = false)
     extends Plugin[VexRiscv] with ExceptionService with TrapEvents {
 
   object IS_CSR extends Stageable(Bool)
@@ -88,13 +120,18 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
   def addCsr(address: Int): CsrSlot = { val s = CsrSlot(address); slots += s; s }
 
   var clic: ClicRequest = null
+  var vecAddress: UInt = null                    // vectorPrefetch: the entry mtvt + 4*id (out)
+  var vecValid: Bool = null                      // ... the memory holds vecData there now (in)
+  var vecData: Bits = null
   var clicClaim: Bool = null
   var clicClaimId: UInt = null
   var jumpDecode, jumpExecute, jumpMemory: Flow[UInt] = null
   var executePort: Flow[ExceptionCause] = null
   var trapTaken, trapIsInterrupt: Bool = null
   var trapTarget, trapCode: UInt = null
-  /** One-cycle pulse when an interrupt is taken (fastirq hooks here). */
+  /** One-cycle pulse when an interrupt is taken (fastirq hooks here). The
+    * instructions then in memory and writeBack are older than the trap and
+    * may still write the register file in the next cycles. */
   var interruptEntry: Bool = null
   override def isMret(stage: Stage): Bool = stage.input(IS_MRET)
 
@@ -104,7 +141,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
     val csrCommon = List[(Stageable[_ <: BaseType], Any)](
       IS_CSR -> True,
       REGFILE_WRITE_VALID -> True,
-      BYPASSABLE_EXECUTE_STAGE -> False,
+      BYPASSABLE_EXECUTE_STAGE -> True,             // the read value is ready in execute
       BYPASSABLE_MEMORY_STAGE -> True
     )
     val csrReg = csrCommon ++ List(RS1_USE -> True)
@@ -127,6 +164,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
     clic = in(ClicRequest(clicIdWidth)).setName("clic")
     clicClaim = out(Bool()).setName("clic_claim")
     clicClaimId = out(UInt(clicIdWidth bits)).setName("clic_claimId")
+    if (vectorPrefetch) {
+      vecAddress = out(UInt(32 bits)).setName("vecPrefetch_address")
+      vecValid = in(Bool()).setName("vecPrefetch_valid")
+      vecData = in(Bits(32 bits)).setName("vecPrefetch_data")
+    }
 
     trapTaken = Bool()
     trapIsInterrupt = Bool()
@@ -198,31 +240,31 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
     }
 
     // -------------------------------------------------------- interrupts
+    // The entry point (see the header): the interrupt is taken between
+    // memory and execute in the first cycle c0 it may be taken; execute and
+    // decode are flushed, memory and writeBack finish their instructions
+    // (or a divide in memory is aborted).
     val irqLevelOk = clic.level > mil && clic.level > mintthresh
     val irqRequest = clic.valid && mie && irqLevelOk && !vectorFetch
-    val pipelineEmpty = olderEmpty(decode)
-    // Hold only a valid decode: a stuck empty decode would also stop the
-    // fetcher from delivering the instruction the interrupt needs for mepc.
-    when(irqRequest && decode.arbitration.isValid) { decode.arbitration.haltByOther := True }
-    val irqTake = irqRequest && pipelineEmpty && decode.arbitration.isValid
-    val irqTarget = clic.shv ? (mtvtValue + (clic.id.resize(30) @@ U"00")) | (mtvecBase @@ U"000000")
-    when(irqTake) {
-      enterTrap(decode.input(PC))
-      mcauseInterrupt := True
-      mcauseCode := clic.id.resized
-      mil := clic.level
-      minhv := clic.shv
-      vectorFetch := clic.shv
-      clicClaim := clic.shv                       // edge pending cleared on vectored entry
-      interruptEntry := True
-      trapIsInterrupt := True
-      trapTarget := irqTarget
-      trapCode := clic.id.resized
-      decode.arbitration.flushIt := True
-      decode.arbitration.flushNext := True
-      jumpDecode.valid := True
-      jumpDecode.payload := irqTarget
-    }
+    // Execute (so decode and the fetcher too) does not move while a request
+    // stands: its instruction has no side effect yet (no bus command, no CSR
+    // access), so the trap may drop it.
+    when(irqRequest) { execute.arbitration.haltByOther := True }
+
+    // The pc of the next instruction to enter execute, for a trap taken with
+    // execute and decode empty (the fetcher refilling after a jump): the
+    // sequential successor of the last instruction that left decode, or the
+    // target of the jump the fetcher last took (chosen as the fetcher does).
+    val fetcher = pipeline.plugins.collectFirst { case f: IBusFetcherImpl => f }.get
+    val jumpsByStage = fetcher.jumpInfos.sortWith((a, b) =>
+      stages.indexOf(a.stage) > stages.indexOf(b.stage) ||
+        (stages.indexOf(a.stage) == stages.indexOf(b.stage) && a.priority > b.priority))
+    val anyJump = jumpsByStage.map(_.interface.valid).reduce(_ || _)
+    val jumpTarget = MuxOH(OHMasking.first(jumpsByStage.map(_.interface.valid).asBits),
+                           jumpsByStage.map(_.interface.payload))
+    val resumePc = Reg(UInt(32 bits)) init (0)
+    when(decode.arbitration.isFiring) { resumePc := decode.input(PC) + 4 }
+    when(anyJump) { resumePc := jumpTarget }
 
     // ------------------------------------------------------- vector fetch
     // The handler pointer arrives at decode in place of an instruction. The
@@ -240,6 +282,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
     // -------------------------------------------------------- exceptions
     val trapStages = exceptionPorts.map(_.stage).distinct.sortBy(s => -stages.indexOf(s))
     val stageTraps = for (s <- trapStages) yield new Area {
+      val stage = s
       val ports = exceptionPorts.filter(_.stage == s).sortBy(-_.priority)
       val portValid = ports.map(_.port.valid).reduce(_ || _)
       val portCode = PriorityMux(ports.map(p => p.port.valid -> p.port.code.resize(4)))
@@ -247,7 +290,8 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
       val latched = RegInit(False)
       val latchedCode = Reg(UInt(4 bits))
       val latchedTval = Reg(Bits(32 bits))
-      val valid = s.arbitration.isValid && (latched || portValid) && (if (s == decode) !vectorFetch && !irqTake else True)
+      val valid = s.arbitration.isValid && (latched || portValid) &&
+        (if (s == decode) !vectorFetch && !irqRequest else if (s == execute) !irqRequest else True)
       val code = latched ? latchedCode | portCode
       val tval = latched ? latchedTval | portTval
       val take = valid && olderEmpty(s)
@@ -274,6 +318,54 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
       }
     }
 
+    // The take. A divide in memory is aborted (flushed: it is mepc and runs
+    // again after mret); any other instruction in memory is older than the
+    // trap and completes after it (it can no longer trap: its exceptions are
+    // known now, and access faults cannot happen), so only a pending memory
+    // exception (older, precise) delays the interrupt. A branch or jump in
+    // memory that jumps this cycle makes its target mepc; the trap's own jump
+    // (memory stage, higher priority) overrides the branch's.
+    val hasDivider = pipeline.plugins.exists(_.isInstanceOf[MulDivIterativePlugin])
+    val divInMemory = if (hasDivider) memory.arbitration.isValid && memory.input(MulDivIterativePlugin.IS_DIV) else False
+    val memoryTrap = stageTraps.filter(_.stage == memory).map(_.valid).foldLeft(False)(_ || _)
+    val memoryJumps = jumpsByStage.filter(j => j.stage == memory && (j.interface ne jumpMemory)).map(_.interface)
+    val memoryJump = memoryJumps.map(_.valid).foldLeft(False)(_ || _)
+    val memoryJumpTarget = if (memoryJumps.isEmpty) U(0, 32 bits)
+                           else MuxOH(OHMasking.first(memoryJumps.map(_.valid).asBits), memoryJumps.map(_.payload))
+    val irqEpc = divInMemory ? memory.input(PC) | (memoryJump ? memoryJumpTarget |
+                 (execute.arbitration.isValid ? execute.input(PC) |
+                 (decode.arbitration.isValid ? decode.input(PC) | resumePc)))
+    val vecEntry = mtvtValue + (clic.id.resize(30) @@ U"00")
+    // The pointer already read (vectorPrefetch): the trap goes straight to
+    // the handler, as if the table fetch had completed (minhv = 0). A pointer
+    // not ready yet (a new id, the port busy) is waited for, up to
+    // vectorWait cycles (the table fetch costs more), then fetched.
+    if (vectorPrefetch) vecAddress := vecEntry
+    val vecReady = if (vectorPrefetch) clic.shv && vecValid else False
+    val vecHandler = if (vectorPrefetch) vecData.asUInt & ~U(1, 32 bits) else U(0, 32 bits)
+    val irqAge = Reg(UInt(log2Up(vectorWait + 1) bits)) init (0)
+    when(!irqRequest) { irqAge := 0 } elsewhen (irqAge =/= vectorWait) { irqAge := irqAge + 1 }
+    val vecOk = if (vectorPrefetch) !clic.shv || vecValid || irqAge === vectorWait else True
+    val irqTake = irqRequest && !memoryTrap && vecOk
+    val irqTarget = vecReady ? vecHandler | (clic.shv ? vecEntry | (mtvecBase @@ U"000000"))
+    when(irqTake) {
+      enterTrap(irqEpc)
+      mcauseInterrupt := True
+      mcauseCode := clic.id.resized
+      mil := clic.level
+      minhv := clic.shv && !vecReady
+      vectorFetch := clic.shv && !vecReady
+      clicClaim := clic.shv                       // edge pending cleared on vectored entry
+      interruptEntry := True
+      trapIsInterrupt := True
+      trapTarget := irqTarget
+      trapCode := clic.id.resized
+      when(divInMemory) { memory.arbitration.flushIt := True }
+      memory.arbitration.flushNext := True        // execute, decode, the fetcher
+      jumpMemory.valid := True
+      jumpMemory.payload := irqTarget
+    }
+
     decode plug new Area {
       import decode._
       val instr = input(INSTRUCTION)
@@ -288,7 +380,18 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, resetMtvec: Long = 0x00000000L)
     execute plug new Area {
       import execute._
       val instr = input(INSTRUCTION)
-      val waitOlder = !olderEmpty(execute)
+      // Older instructions only delay a CSR access or mret while one of them
+      // may still trap (an exception pending in memory; writeBack never
+      // traps), or while they would be missing from a minstret read.
+      val readsInstret = Seq(0xB02, 0xB82, 0xC02, 0xC82).map(a => instr(31 downto 20).asUInt === a).reduce(_ || _)
+      // The CLIC's outputs are stale for two cycles after a claim (soc/clic.py:
+      // irq_valid held low): an mnxti access waits them out (older CSR
+      // accesses no longer space back-to-back claims by draining).
+      val claimedAgo1 = RegNext(clicClaim) init (False)
+      val claimedAgo2 = RegNext(claimedAgo1) init (False)
+      val readsNxti = instr(31 downto 20).asUInt === 0x345
+      val waitOlder = memoryTrap || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
+                      (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2))
       val isSystem = input(IS_CSR) || input(IS_MRET)
       when(arbitration.isValid && isSystem && waitOlder) { arbitration.haltItself := True }
       val go = arbitration.isValid && !waitOlder && !arbitration.isStuckByOthers && !arbitration.isFlushed

@@ -84,6 +84,8 @@ object Variants {
     )),
     // mtval 0 after ecall and the pc after ebreak, sret illegal: as on `clic`
     new TrapConformancePlugin,
+    // a divide in memory is replayed after a pending interrupt, not waited for
+    new DivideReplayPlugin,
     new ExternalInterruptArrayPlugin(
       arrayWidth = 32,
       machineMaskCsrId = 0xBC0,
@@ -103,7 +105,8 @@ object Variants {
     case _: RegFilePlugin => new BankedRegFilePlugin(banks = 1)
     case p => p
   }.filter {
-    case _: CsrPlugin | _: TrapConformancePlugin | _: ExternalInterruptArrayPlugin | _: RetirePortPlugin => false
+    case _: CsrPlugin | _: TrapConformancePlugin | _: DivideReplayPlugin | _: ExternalInterruptArrayPlugin |
+         _: RetirePortPlugin => false
     case _ => true
   } ++ Seq(
     new TrapCsrPlugin(clicIdWidth = 12),
@@ -114,7 +117,12 @@ object Variants {
     * attaches tightly coupled memories beside the core (soc/tcm.py). The
     * pipeline is the same; only the ports differ. */
   def withNativeBuses(plugins: Seq[Plugin[VexRiscv]]): Seq[Plugin[VexRiscv]] =
-    plugins :+ new NativeBusPlugin
+    plugins.map {
+      // The TCMs beside the core serve a read port for the CLIC's pointer
+      // table (soc/tcm.py VectorPrefetch): the trap skips the table fetch.
+      case t: TrapCsrPlugin => new TrapCsrPlugin(t.clicIdWidth, t.resetMtvec, t.vectorWait, vectorPrefetch = true)
+      case p => p
+    } :+ new NativeBusPlugin
 
   val all: Map[String, () => Seq[Plugin[VexRiscv]]] = Map(
     "clint" -> (() => clint),

@@ -1,0 +1,175 @@
+"""Directed test of the own core's interrupt entry point (TrapCsrPlugin,
+cores/README.md "Interrupt entry"): an interrupt that arrives while a divide
+is in flight aborts the divide, which runs again after mret with the right
+result, and the entry takes exactly as long as when the interrupt meets a
+chain of one-cycle instructions.
+
+A program of its own (as in test_tcm_stall.py) on the CLIC SoC with TCMs:
+a free CLIC source, edge-triggered and hardware-vectored, is made pending by
+a store; the same store is followed once by a chain of dependent divides
+and once by a chain of additions. The retire port (the harness's
+--probe-retire probe) gives the cycles from the store's retirement to the
+handler's first retirement; the handler records mepc, which must point into
+the divide chain (the divide was aborted, not waited for).
+"""
+
+import shutil
+import subprocess
+
+import pytest
+
+from irqlab import elfimage, memmap, sim, userprog
+from irqlab.rows import rows_with
+
+GCC = "riscv64-unknown-elf-gcc"
+SOURCE = 63            # a CLIC source no SoC block uses
+N_DIV = 4
+DIVIDEND, DIVISOR = 1000000007, 7
+
+PROGRAM = """
+    .equ CLIC_INT, {clic_base} + 0x1000 + 4 * {source}
+    .section .text.start, "ax"
+    .globl _start
+_start:
+    li t0, 1
+    li a5, {trace_enable}
+    sw t0, 0(a5)                 /* the harness probes while the trace unit is on */
+    la t0, vectors
+    csrw 0x307, t0               /* mtvt */
+    la t0, exception
+    csrw mtvec, t0
+    li a5, CLIC_INT
+    li t1, 0xff030100            /* ctl 0xff, attr shv + positive edge, ie 1, ip 0 */
+    sw t1, 0(a5)
+    li t2, 0xff030101            /* the same with ip 1: the interrupt */
+    la s0, record
+    csrsi mstatus, 8
+
+    /* Trial 1: the interrupt meets a divide chain. */
+    li s2, {dividend}
+    li s3, {divisor}
+    .balign 4
+    .globl pend_div
+pend_div:
+    sw t2, 0(a5)
+    .globl div_chain
+div_chain:
+{divides}
+    .globl div_chain_end
+div_chain_end:
+    lw t0, 0(s0)                 /* the handler ran */
+    beqz t0, fail
+    sw s2, 12(s0)                /* the chain's result */
+    lw t0, 4(s0)
+    sw t0, 20(s0)                /* the first trial's mepc */
+
+    /* Trial 2: the interrupt meets one-cycle instructions. */
+    sw zero, 0(s0)
+    .balign 4
+    .globl pend_add
+pend_add:
+    sw t2, 0(a5)
+{adds}
+    lw t0, 0(s0)
+    beqz t0, fail
+    li a4, 0x100                 /* exit, code 0 */
+    j exit
+fail:
+    li a4, 0x101
+exit:
+    li a5, {sim_exit}
+    sw a4, 0(a5)
+1:  j 1b
+
+    .balign 4
+    .globl handler
+handler:
+    sw t0, 16(s0)                /* the first instruction: B */
+    li t0, 1
+    sw t0, 0(s0)
+    csrr t0, mepc
+    sw t0, 4(s0)
+    lw t0, 16(s0)
+    mret
+
+    .balign 64
+exception:
+    li a4, 0x102
+    li a5, {sim_exit}
+    sw a4, 0(a5)
+1:  j 1b
+
+    .balign 64
+vectors:
+    .rept {source}
+    .word exception
+    .endr
+    .word handler
+
+    .section .bss
+    .balign 4
+    .globl record
+record: .space 32
+"""
+
+LINK = """
+INCLUDE memory.ld
+ENTRY(_start)
+SECTIONS
+{{
+    .text : {{ KEEP(*(.text.start)) *(.text .text.*) }} > {code}
+    .bss (NOLOAD) : {{ *(.bss .bss.*) }} > {data}
+    /DISCARD/ : {{ *(.comment) *(.riscv.attributes) }}
+}}
+"""
+
+pytestmark = pytest.mark.skipif(shutil.which(GCC) is None, reason=f"{GCC} not installed")
+
+ROWS = [r for r in rows_with(memory="tcm", irq_model="clic") if r == "clic-tcm"]
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_divide_in_flight_does_not_delay_the_interrupt(row, tmp_path):
+    model = sim.ensure_model(row)
+    facts = dict(userprog.program_facts(model))
+    code = model.code_memory
+    (tmp_path / "memory.ld").write_text(userprog.linker_script(model))
+    (tmp_path / "link.ld").write_text(LINK.format(code=code, data="dtcm"))
+    divides = "\n".join("    divu s2, s2, s3" for _ in range(N_DIV))
+    adds = "\n".join("    addi s4, s4, 1" for _ in range(60))
+    (tmp_path / "prog.S").write_text(PROGRAM.format(
+        clic_base=model.facts["clic"]["base"], source=SOURCE, trace_enable=facts["IRQLAB_TRACE_ENABLE"],
+        sim_exit=facts["IRQLAB_SIM_EXIT"], dividend=DIVIDEND, divisor=DIVISOR, divides=divides, adds=adds))
+    subprocess.run([GCC, "-march=rv32im_zicsr", "-mabi=ilp32", "-nostdlib", "-nostartfiles", "-T", "link.ld",
+                    "-o", "prog.elf", "prog.S"], cwd=tmp_path, check=True)
+    elf = elfimage.read(str(tmp_path / "prog.elf"))
+    sym = elf.symbol
+    images = elfimage.place(elf, memmap.memories(model.facts), model.facts["reset_address"])
+    probe = tmp_path / "probe.txt"
+    r = sim.run(model, images.pop(code, None), str(tmp_path / "trace.bin"), images=images,
+                probe_path=str(probe), probe_retire=(0, 0xFFFFFFFF), max_cycles=200_000, dump=("dtcm",))
+    assert r.exit_code == 0, (r.exit_code, r.sim_log)
+    retires = [(int(p[1]), int(p[2], 16)) for p in (line.split() for line in probe.read_text().splitlines())
+               if p[0] == "R" and p[3] == "0"]
+
+    def entry_cycles(pend):
+        t0 = next(t for t, pc in retires if pc == pend)
+        t1 = next(t for t, pc in retires if pc == sym("handler") and t > t0)
+        return t1 - t0
+
+    dtcm = r.memories["dtcm"]
+    rec = sym("record") - next(m.origin for m in memmap.memories(model.facts) if m.name == "dtcm")
+    word = lambda k: int.from_bytes(dtcm[rec + 4 * k:rec + 4 * k + 4], "little")
+    expect = DIVIDEND
+    for _ in range(N_DIV):
+        expect //= DIVISOR
+    assert word(3) == expect, f"the divide chain gave {word(3)}, not {expect}"
+    assert sym("div_chain") <= word(5) < sym("div_chain_end"), \
+        f"mepc {word(5):#x} is not a divide of the chain (the divide was not the interrupted instruction)"
+    d_div, d_add = entry_cycles(sym("pend_div")), entry_cycles(sym("pend_add"))
+    print("entry cycles", d_div, d_add, "mepc", hex(word(5)))
+    assert d_div == d_add, f"entry after the pending store: {d_div} cycles with a divide in flight, {d_add} without"
+    # And the divide was aborted: the handler entered before the first divide could have finished.
+    first_div_done = next(t for t, pc in retires if pc == sym("div_chain"))
+    first_handler = next(t for t, pc in retires if pc == sym("handler"))
+    assert first_handler < first_div_done, "the handler waited for the divide"
