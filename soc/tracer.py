@@ -25,6 +25,9 @@ from irqlab.host import record as rec
 from irqlab.soc.latstats import LatencyStats
 
 REC_WIDTH = 8 + 48 + 64   # type, timestamp, payload as stored in the FIFOs
+# Cycles from the core's retire port to the trace unit's comparators (a
+# register for timing); core records and the statistics are corrected for it.
+RETIRE_DELAY = 1
 
 
 def crc8_bits(data_bits):
@@ -159,9 +162,17 @@ class TraceUnit(Module, AutoCSR):
         ]
         self.sync += self.bus.ack.eq(self.bus.cyc & self.bus.stb & ~self.bus.ack)
 
-        # Core events.
+        # Core events. The retire port is registered here (RETIRE_DELAY
+        # cycles): the core's trap bookkeeping behind it is a long path, and
+        # the comparators, the core FIFO and the statistics then start from
+        # flip-flops. Core records are stamped with the timestamp of the cycle
+        # the core showed the event (ts_core), and the statistics see every
+        # event class delayed alike (stats_* below), so no figure changes.
+        r = RetirePort()
+        for name in ("valid", "pc", "trap", "cause", "mret"):
+            self.comb += getattr(r, name).eq(self._delayed(getattr(self.retire, name), RETIRE_DELAY))
+        self.ts_core = ts_core = self._delayed(ts[:48], RETIRE_DELAY)
         self.pc_match = pc_match = Signal(n_pc_match)
-        r = self.retire
         for k in range(n_pc_match):
             m = getattr(self, f"_match{k}").storage
             self.comb += pc_match[k].eq(r.valid & m[0] & (r.pc[1:] == m[1:]))
@@ -194,12 +205,13 @@ class TraceUnit(Module, AutoCSR):
             (enable & sw_valid, rec.TYPE_SW, Cat(sw_data, sw_chan)),
             (enable & core_valid, rec.TYPE_CORE, Cat(r.pc, core_kind, core_arg)),
         ]
+        stamps = [ts[:48], ts[:48], ts_core]
         fifos = []
         drop_now = []
         for i, (valid, rtype, payload) in enumerate(classes):
             f = SyncFIFO(REC_WIDTH, class_fifo_depth)
             setattr(self.submodules, f"class_fifo{i}", f)
-            self.comb += [f.we.eq(valid), f.din.eq(Cat(Constant(rtype, 8), ts[:48], payload))]
+            self.comb += [f.we.eq(valid), f.din.eq(Cat(Constant(rtype, 8), stamps[i], payload))]
             d = Signal()
             self.comb += d.eq(valid & ~f.writable)
             drop_now.append(d)
@@ -259,9 +271,21 @@ class TraceUnit(Module, AutoCSR):
         self.submodules.serializer = ser = Serializer(fifo, beat_bytes)
         self.comb += ser.source.connect(self.source)
 
-        # Lossless on-chip statistics, fed from the capture stage.
+        # Lossless on-chip statistics, fed from the capture stage with the
+        # line and stimulus events delayed by RETIRE_DELAY cycles like the
+        # PC matches: latencies are differences, so they stay exact.
+        stats_rise, stats_fall, stats_sw_valid, stats_sw_chan = (
+            self._delayed(x, RETIRE_DELAY) for x in (rise, fall, sw_valid, sw_chan))
         self.stats = []
         for k in range(n_stats):
-            s = LatencyStats(ts, rise, fall, sw_valid, sw_chan, pc_match)
+            s = LatencyStats(ts, stats_rise, stats_fall, stats_sw_valid, stats_sw_chan, pc_match)
             setattr(self.submodules, f"stats{k}", s)
             self.stats.append(s)
+
+    def _delayed(self, x, cycles):
+        """x, `cycles` clock cycles later (a chain of registers)."""
+        for _ in range(cycles):
+            d = Signal(len(x))
+            self.sync += d.eq(x)
+            x = d
+        return x

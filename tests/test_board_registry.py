@@ -1,10 +1,13 @@
 """Boards as descriptors (boards/registry.py, boards/descriptor.py): one
 list of boards, defaults and option checks in one place, real header pins."""
 
+import dataclasses
+
 import pytest
 
 from irqlab.boards import registry
 from irqlab.boards.descriptor import BoardOptionError
+from irqlab.soc.configs import SOCS
 
 
 def test_unknown_board_is_one_line():
@@ -24,8 +27,13 @@ def test_every_board_has_a_descriptor_named_as_registered():
 def test_defaults_and_soc_clock_overrides():
     u = registry.board("ulx3s")
     assert u.options("vexriscv") == {"sys_clk_freq": 50e6, "device": "LFE5U-85F", "toolchain": "trellis"}
-    assert u.options("clic")["sys_clk_freq"] == 25e6
+    # Every own-core SoC closes timing at the board's 50 MHz (no per-SoC clock).
+    for name, cfg in SOCS.items():
+        if cfg.own_core:
+            assert u.options(name)["sys_clk_freq"] == 50e6, name
     assert u.options("clic", sys_clk_freq=40e6)["sys_clk_freq"] == 40e6
+    # A per-SoC clock of a descriptor, where a board needs one.
+    assert dataclasses.replace(u, soc_clock_hz={"clic": 25e6}).options("clic")["sys_clk_freq"] == 25e6
     a = registry.board("arty")
     assert a.options("clic") == {"sys_clk_freq": 100e6, "variant": "a7-35", "toolchain": "vivado"}
     with pytest.raises(BoardOptionError, match="unknown Arty variant 'a7-50'"):

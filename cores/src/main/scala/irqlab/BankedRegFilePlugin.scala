@@ -15,8 +15,9 @@ trait RegFileBanks {
 }
 
 /** irqlab's integer register file: `banks` copies of x0..x31 (or x0..x15 with
-  * rv32e) in one block RAM, read synchronously in decode (the address comes
-  * from the fetch stage, one cycle ahead), written from writeBack.
+  * rv32e) in one RAM, read synchronously in decode (the address comes from
+  * the fetch stage, one cycle ahead; decode's stall picks the word after the
+  * RAM, see below), written from writeBack.
   *
   * The bank index is the top of the RAM address. Switching it is free of
   * pipeline hazards only while no instruction is in flight between decode
@@ -44,6 +45,20 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false)
     writeBank = UInt(log2Up(banks) bits)
   }
 
+  /** The instruction the fetcher delivers to decode this cycle (the
+    * fetcher's own signal, found by its name: it is local to IBusSimplePlugin's
+    * build, as the `stuck ? held : fetched` of INSTRUCTION_ANTICIPATED shows). */
+  private def fetchedInstruction(pipeline: VexRiscv): Bits = {
+    val name = "IBusSimplePlugin_iBusRsp_output_payload_rsp_inst"
+    var found: Bits = null
+    pipeline.dslBody.walkDeclarations {
+      case b: Bits if b.getName() == name => found = b
+      case _ =>
+    }
+    if (found == null) SpinalError(s"BankedRegFilePlugin: fetcher signal '$name' not found (IBusSimplePlugin needed)")
+    found
+  }
+
   override def build(pipeline: VexRiscv): Unit = {
     import pipeline._
     import pipeline.config._
@@ -63,18 +78,31 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false)
 
     decode plug new Area {
       import decode._
-      val ahead = input(INSTRUCTION_ANTICIPATED)    // the instruction entering decode
-      val rs1 = ahead(Riscv.rs1Range)
-      val rs2 = ahead(Riscv.rs2Range)
-      val rs1Data = ram.readSync(address(readBank, rs1))
-      val rs2Data = ram.readSync(address(readBank, rs2))
-      val rs1Zero = RegNext(rs1(regBits - 1 downto 0) === 0)
-      val rs2Zero = RegNext(rs2(regBits - 1 downto 0) === 0)
-      // RegNext follows readSync's timing only if decode's input is taken
-      // every cycle: INSTRUCTION_ANTICIPATED is already the held instruction
-      // while decode is stuck, so both are re-read each cycle.
-      insert(RS1) := rs1Zero ? B(0, 32 bits) | rs1Data
-      insert(RS2) := rs2Zero ? B(0, 32 bits) | rs2Data
+      // The registers are read for the instruction decode has next:
+      // VexRiscv's INSTRUCTION_ANTICIPATED = stuck ? the instruction decode
+      // holds : the one the fetcher delivers. Its select, decode's stall,
+      // comes late in the cycle (from every halt in the pipeline, the data
+      // bus's ready among them), so it is not put in front of the RAM's
+      // address: both instructions are read, each on its own read port, and
+      // the stall is registered to pick the word after the RAM. The same
+      // words in the same cycle as one read of INSTRUCTION_ANTICIPATED.
+      val held = input(INSTRUCTION)
+      val fetched = fetchedInstruction(pipeline)
+      val pickHeld = RegNext(arbitration.isStuck)
+      def read(field: Range): Bits = {
+        def one(instr: Bits): (Bits, Bool) = {
+          val reg = instr(field)
+          (ram.readSync(address(readBank, reg)), RegNext(reg(regBits - 1 downto 0) === 0))
+        }
+        val (heldData, heldZero) = one(held)
+        val (fetchedData, fetchedZero) = one(fetched)
+        val zero = pickHeld ? heldZero | fetchedZero
+        zero ? B(0, 32 bits) | (pickHeld ? heldData | fetchedData)
+      }
+      // Each read is registered (readSync, RegNext) every cycle, so the word
+      // is always the one for the instruction decode has in the next cycle.
+      insert(RS1) := read(Riscv.rs1Range)
+      insert(RS2) := read(Riscv.rs2Range)
     }
 
     writeBack plug new Area {

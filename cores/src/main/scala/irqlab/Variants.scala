@@ -115,12 +115,17 @@ object Variants {
 
   /** A variant with its buses left native (NativeBusPlugin): the SoC
     * attaches tightly coupled memories beside the core (soc/tcm.py). The
-    * pipeline is the same; only the ports differ. */
+    * pipeline is the same and so are its cycles; besides the ports, the
+    * register file is always BankedRegFilePlugin (one bank where the variant
+    * had RegFilePlugin), whose read does not wait for decode's stall: with
+    * the TCMs the stall comes from the data bus's address decode
+    * (soc/tcm.py, DBusSplit), the SoC's critical path on the ULX3S. */
   def withNativeBuses(plugins: Seq[Plugin[VexRiscv]]): Seq[Plugin[VexRiscv]] =
     plugins.map {
       // The TCMs beside the core serve a read port for the CLIC's pointer
       // table (soc/tcm.py VectorPrefetch): the trap skips the table fetch.
       case t: TrapCsrPlugin => new TrapCsrPlugin(t.clicIdWidth, t.resetMtvec, t.vectorWait, vectorPrefetch = true)
+      case _: RegFilePlugin => new BankedRegFilePlugin(banks = 1)
       case p => p
     } :+ new NativeBusPlugin
 
