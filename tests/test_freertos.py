@@ -4,22 +4,15 @@ mip.MTIP, the project's CLIC port (fw/freertos/port-clic/) on the CLIC rows.
 The application states its expected lines in its header (`expect:`); each
 must be printed, in order, and the run must exit 0."""
 
-import os
-import re
-
 import pytest
 
-from irqlab import paths, sim
+from irqlab import sim
 from irqlab.rows import ROWS
 
+from fwexpect import expected_lines
+
 APP = "freertos"
-EXPECT_RE = re.compile(r"^\s*\*\s*expect:\s*(.+?)\s*$", re.M)
 MAX_CYCLES = 20_000_000       # a run takes about 1.1 M cycles
-
-
-def expected_lines():
-    with open(os.path.join(paths.FW, APP, "main.c")) as f:
-        return EXPECT_RE.findall(f.read())
 
 
 @pytest.mark.parametrize("row", list(ROWS))
@@ -30,5 +23,5 @@ def test_freertos_runs_its_checks(row, tmp_path):
     image = sim.load_image(model, sim.build_firmware(model, app=APP))
     r = sim.run(model, image, str(tmp_path / "t.bin"), max_cycles=MAX_CYCLES)
     printed = [ln for ln in r.console.splitlines() if ln.startswith("freertos:")]
-    assert printed == expected_lines(), r.console[-2000:]
+    assert printed == expected_lines(APP), r.console[-2000:]
     assert r.exit_code == 0, r.console[-2000:]

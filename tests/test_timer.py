@@ -3,21 +3,15 @@ raises the interrupt on its line through the HAL, and mip.MTIP follows it
 where the core has a machine-timer input. The firmware states its expected
 output; one row per SoC runs it."""
 
-import os
-import re
-
 import pytest
 
-from irqlab import paths, sim
+from irqlab import sim
 from irqlab.rows import one_row_per_soc
+
+from fwexpect import expected_lines
 
 APP = "timertest"
 ROW_PER_SOC = one_row_per_soc()
-
-
-def expected():
-    with open(os.path.join(paths.FW, APP, "main.c")) as f:
-        return re.findall(r"^ \* expect: (.*)$", f.read(), re.M)
 
 
 @pytest.mark.parametrize("row", ROW_PER_SOC)
@@ -27,5 +21,5 @@ def test_machine_timer(row, tmp_path):
     r = sim.run(model, image, str(tmp_path / "trace.bin"), max_cycles=2_000_000)
     assert r.exit_code == 0, r.console
     lines = [l.strip() for l in r.console.splitlines() if l.startswith("timer:")]
-    assert lines == expected()
+    assert lines == expected_lines(APP)
     assert model.facts["mtimer"]["mtip"] == (not model.facts["clic"])

@@ -773,9 +773,10 @@ __asm__(".global _start\n_start:\n  lw a0, 0(sp)\n  addi a1, sp, 4\n  call stub_
 @pytest.mark.skipif(shutil.which("qemu-riscv32") is None,
                     reason="qemu-riscv32 (Debian package qemu-user) is not installed: it is the reference")
 def test_quiet_result_equals_qemu(run, tmp_path_factory):
-    cfg = parse_config(run_events(run))
+    evs = run_events(run)
+    cfg = parse_config(evs)
     ref = qemu_state(cfg.seed, cfg.iters, str(tmp_path_factory.getbasetemp()))
-    quiet = result_words(run_events(run), P.CH_RESULT)
+    quiet = result_words(evs, P.CH_RESULT)
     assert len(ref) == WORK_WORDS
     d = diff_words(quiet, ref)
     assert not d, f"{len(d)} words differ (core != qemu): " + "; ".join(d[:10])
