@@ -6,10 +6,13 @@ VENV := .venv
 IRQLAB := $(VENV)/bin/irqlab
 PYTEST_ARGS ?=
 # `make test` includes the ULX3S bitstream of the clic SoC (tests marked fpga,
-# 15-22 min of place and route in WebAssembly): CI's budget is 60 minutes on
-# 2 cores. `make test PYTEST_MARKS="not fpga"` leaves it out; `make
-# test-boards` runs only the board tests (both boards' builds and flows).
+# about 25 min of place and route in WebAssembly, on one core): CI's budget is
+# 60 minutes on 2 cores, so the test files run on TEST_JOBS workers (one file
+# per worker at a time: the bitstream beside the simulations).
+# `make test PYTEST_MARKS="not fpga"` leaves it out; `make test-boards` runs
+# only the board tests (both boards' builds and flows).
 PYTEST_MARKS ?=
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 BOARD ?= ulx3s
 CORE ?= vexriscv
@@ -25,7 +28,7 @@ bench: setup
 	$(IRQLAB) bench
 
 test: setup
-	$(VENV)/bin/python -m pytest -q $(if $(PYTEST_MARKS),-m "$(PYTEST_MARKS)") $(PYTEST_ARGS) tests
+	$(VENV)/bin/python -m pytest -q -n $(TEST_JOBS) --dist loadfile --durations=15 $(if $(PYTEST_MARKS),-m "$(PYTEST_MARKS)") $(PYTEST_ARGS) tests
 
 test-boards: setup
 	$(VENV)/bin/python -m pytest -q tests/test_boards.py tests/test_xilinx_flow.py tests/test_board_registry.py tests/test_flowlogs.py

@@ -16,7 +16,6 @@ arguments, e.g. `-o` to build offline).
 """
 
 import argparse
-import fcntl
 import hashlib
 import importlib.metadata
 import os
@@ -29,6 +28,7 @@ import time
 
 from irqlab import paths
 from irqlab.errors import CoreBuildError, unknown
+from irqlab.host.atomic import exclusive
 
 CORES = os.path.join(paths.ROOT, "cores")
 HASH_INPUTS = ["pom.xml", "src"]          # relative to cores/
@@ -162,8 +162,7 @@ def _maven(arg, product, root, final_dir, what, progress):
     product's final path. Older siblings of final_dir (stale hashes) go."""
     os.makedirs(root, exist_ok=True)
     final = os.path.join(final_dir, product)
-    with open(os.path.join(root, ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)      # one Maven run per build tree
+    with exclusive(root):                     # one Maven run per build tree
         if os.path.isfile(final):             # made while we waited
             return final
         work = final_dir + ".partial"

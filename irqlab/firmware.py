@@ -15,6 +15,7 @@ import subprocess
 from irqlab import freertos, paths
 from irqlab.errors import BuildError
 from irqlab.host import protocol
+from irqlab.host.atomic import exclusive
 from irqlab.host.benchmarks import BENCHMARKS
 from irqlab.rows import row as row_info
 
@@ -84,12 +85,13 @@ def build(row, app, include_dir, out_dir, layout=None):
     if not os.path.isfile(os.path.join(paths.FW, app, "app.mk")):
         known = sorted(d for d in os.listdir(paths.FW) if os.path.isfile(os.path.join(paths.FW, d, "app.mk")))
         raise BuildError(f"unknown firmware application '{app}' (known: {', '.join(known)})")
-    os.makedirs(out_dir, exist_ok=True)
-    gen = os.path.join(out_dir, "gen")
-    generate(r, app, gen)
     extra = [f"FREERTOS_KERNEL={freertos.kernel_dir()}"] if app_kernel(app) == "freertos" else []
-    run_logged(["make", "-C", paths.FW, f"APP={app}", f"INC={include_dir}", f"GEN={gen}",
-                f"IRQ_MODEL={r.soc_config.irq_model}", f"CPUFLAGS={r.cpu_flags}", f"OUT={out_dir}",
-                f"LAYOUT={layout}"] + extra,
-               os.path.join(out_dir, "build.log"), f"firmware '{app}' for {r.name}")
+    with exclusive(out_dir):                      # one make per output folder (parallel tests)
+        os.makedirs(out_dir, exist_ok=True)
+        gen = os.path.join(out_dir, "gen")
+        generate(r, app, gen)
+        run_logged(["make", "-C", paths.FW, f"APP={app}", f"INC={include_dir}", f"GEN={gen}",
+                    f"IRQ_MODEL={r.soc_config.irq_model}", f"CPUFLAGS={r.cpu_flags}", f"OUT={out_dir}",
+                    f"LAYOUT={layout}"] + extra,
+                   os.path.join(out_dir, "build.log"), f"firmware '{app}' for {r.name}")
     return os.path.join(out_dir, app + ".bin")

@@ -30,6 +30,7 @@ import urllib.request
 
 from irqlab import paths
 from irqlab.errors import BuildError
+from irqlab.host.atomic import exclusive
 
 CRATE = "freertos-next"
 CRATE_VERSION = "0.12.0"
@@ -73,6 +74,15 @@ def kernel_dir(progress=None):
     final = os.path.join(cache_dir(), KERNEL_FOLDER)
     if kernel_version(final) == KERNEL_VERSION:
         return final
+    # One fetch at a time (others wait and reuse it); the lock sits beside the
+    # versions so that a failed fetch leaves no folder of this version.
+    with exclusive(os.path.join(paths.BUILD, "freertos", "fetch")):
+        if kernel_version(final) == KERNEL_VERSION:
+            return final
+        return _fetch_into(final, progress)
+
+
+def _fetch_into(final, progress):
     if progress:
         progress.step(f"FreeRTOS: fetching the crate {CRATE} {CRATE_VERSION} with cargo (FreeRTOS-Kernel {KERNEL_VERSION})")
     try:

@@ -2,7 +2,6 @@
 hash of everything it is made from), the firmware, and one run with its trace
 captured through the host tool's own capture path."""
 
-import fcntl
 import hashlib
 import importlib.metadata
 import json
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from irqlab import paths, fwimage, corebuild, firmware
 from irqlab.errors import BuildError
 from irqlab.host import capture as cap, protocol
+from irqlab.host.atomic import exclusive
 from irqlab.host.decode import check as check_trace
 from irqlab.rows import row as row_info
 
@@ -101,8 +101,7 @@ def ensure_model(row, progress=None):
 
     if not up_to_date():
         os.makedirs(os.path.dirname(d), exist_ok=True)
-        with open(d + ".lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)      # one build per model; others wait and reuse it
+        with exclusive(d):                        # one build per model; others wait and reuse it
             if not up_to_date():
                 _build_model(r.soc_config, d, want, progress)
     with open(os.path.join(d, "soc.json")) as f:

@@ -24,3 +24,14 @@ def atomic_open(path, binary=False):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+@contextlib.contextmanager
+def exclusive(path):
+    """`with exclusive(folder):` — one process at a time builds `folder`
+    (a lock file beside it); others wait, then find it made."""
+    import fcntl
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(os.path.abspath(path).rstrip("/") + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
