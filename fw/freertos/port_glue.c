@@ -7,7 +7,10 @@
 #include "task.h"
 
 void freertos_risc_v_application_interrupt_handler(uint32_t mcause) {
-    if (irq_dispatch(mcause) != 0) {
+    traceISR_ENTER();
+    int unhandled = irq_dispatch(mcause);
+    traceISR_EXIT();
+    if (unhandled) {
         console_printf("freertos: FAILED: interrupt mcause=%x has no handler\n", mcause);
         irqlab_exit(101);
     }
