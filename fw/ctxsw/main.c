@@ -273,6 +273,7 @@ static void runner(void *arg) {
         run_isr(c);
     }
     console_printf("ctxsw: ok\n");
+    taskDISABLE_INTERRUPTS();          /* no tick event after the end: the trace drains */
     irqlab_exit(0);
 }
 
