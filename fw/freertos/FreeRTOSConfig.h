@@ -80,10 +80,12 @@
 #include "irqlab_trace.h"
 #endif
 
-/* A failed assertion ends the run with its file and line (port_glue.c). */
+/* A failed assertion ends the run with its address (port_glue.c; addr2line
+ * gives file and line): one call per assertion, no file name string, so the
+ * kernel with its trace hooks still fits the bus SoCs' 32 KiB ROM. */
 #if !defined(__ASSEMBLER__) && !defined(configIRQLAB_NO_ASSERT)
-void irqlab_freertos_assert(const char *file, int line);
-#define configASSERT(x) do { if (!(x)) irqlab_freertos_assert(__FILE__, __LINE__); } while (0)
+void irqlab_freertos_assert(void);
+#define configASSERT(x) do { if (!(x)) irqlab_freertos_assert(); } while (0)
 #endif
 
 #endif
