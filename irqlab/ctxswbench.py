@@ -1,7 +1,7 @@
 """`irqlab bench --suite ctxsw`: the context-switch suite (fw/ctxsw/, cases
 in trace/ctxsw.py) on every row in simulation, one results file
-(ctxsw.json: configuration, git revision, figures per case per row) and the
-table beside the seeds' figures."""
+(ctxsw.json: configuration, git revision, figures per case per row; ctxsw.md:
+the tables) and the table beside the seeds' figures."""
 
 import os
 
@@ -14,6 +14,7 @@ from irqlab.rows import ROWS, row as row_info
 
 APP = "ctxsw"
 RESULTS_FILE = "ctxsw.json"
+REPORT_FILE = "ctxsw.md"
 MAX_CYCLES = 200_000_000
 
 
@@ -60,7 +61,19 @@ def bench(cores=None, out_dir=None, config=None, progress=None):
         results["cores"][c] = run_row(c, dict(config or {}), out_dir, progress)
         results["config"] = results["cores"][c].pop("firmware_config")
     report.write_json(results, os.path.join(out_dir, RESULTS_FILE))
+    report.write_text(os.path.join(out_dir, REPORT_FILE), markdown(results))
     return results
+
+
+def markdown(results):
+    """ctxsw.md: the table and every case of every row (count, mean, min,
+    median, max, jitter, samples left out for a tick)."""
+    return "\n".join([
+        "# The context-switch suite", "",
+        f"{results['board']}, {results['clock_hz'] / 1e6:g} MHz, git {results['git']}, "
+        f"{results['config'].get('samples')} samples per case (trace/ctxsw.py says how a sample is taken).", "",
+        "```", table(results), "```", "", ctxsw.LEGEND, "", "## Every case", "",
+        "```", ctxsw.details(results), "```", ""])
 
 
 def table(results):
@@ -77,4 +90,4 @@ def print_results(results, out_dir):
     print("REFERENCE rows:")
     for r in SWITCH_REFERENCES:
         print(f"  {r.name}: {r.paper}, {r.where}{'; ' + r.note if r.note else ''}")
-    print(f"\nresults: {os.path.join(out_dir, RESULTS_FILE)}")
+    print(f"\nresults: {os.path.join(out_dir, RESULTS_FILE)}, every case: {os.path.join(out_dir, REPORT_FILE)}")

@@ -57,6 +57,7 @@ def test_every_row_is_recorded(recorded):
 def test_suite_runs_and_matches_the_recorded_figures(row, tmp_path, recorded):
     model = sim.ensure_model(row)
     res = ctxswbench.run_row(row, {"samples": SAMPLES}, str(tmp_path))
+    res.pop("firmware_config")
     # Where the row's SoC drives the retire port, the marks are PC matches.
     assert res["marker"] == ("pc-match" if model.facts["trace"]["retire_port"] else "sw-event")
     assert 0 < res["overhead"] < 40
@@ -150,3 +151,10 @@ def test_bad_arguments_are_one_line_errors():
     assert_one_line_error(irqlab("bench", "--samples", "5"), "--samples", "ctxsw")
     assert_one_line_error(irqlab("bench", "--suite", "ctxsw", "--board", "ulx3s"), "simulation")
     assert_one_line_error(irqlab("bench", "--suite", "ctxsw", "--cores", "nope"), "nope")
+
+
+def test_report_lists_every_case(recorded):
+    text = ctxswbench.markdown(recorded)
+    for row in ROWS:
+        for case in ctxsw.CASES:
+            assert any(ln.split()[:2] == [row, case] for ln in text.splitlines()), (row, case)
