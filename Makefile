@@ -1,5 +1,6 @@
 # irqlab: the two commands of the README, and a few helpers.
-#   make bench   install what is missing, build, run the benchmark in simulation, print the table
+#   make bench   install what is missing, build, run the benchmarks in simulation, print the tables
+#                (the latency table, then the context-switch table)
 #   make test    the test suite (what CI runs)
 #   make bitstream BOARD=ulx3s|arty CORE=vexriscv    a board build (bitstreams/)
 VENV := .venv
@@ -25,7 +26,7 @@ setup:
 	@bash scripts/setup.sh
 
 bench: setup
-	$(IRQLAB) bench
+	$(IRQLAB) bench --suite all
 
 test: setup
 	$(VENV)/bin/python -m pytest -q -n $(TEST_JOBS) --dist loadfile --durations=15 $(if $(PYTEST_MARKS),-m "$(PYTEST_MARKS)") $(PYTEST_ARGS) tests

@@ -30,6 +30,34 @@ def cmd_cores(args):
 
 
 def cmd_bench(args):
+    if args.samples is not None and args.suite == "latency":
+        from irqlab.errors import BenchError
+        raise BenchError("--samples is the context-switch suite's: use it with --suite ctxsw or all")
+    if args.suite in ("latency", "all"):
+        _bench_latency(args)
+    if args.suite in ("ctxsw", "all"):
+        _bench_ctxsw(args)
+
+
+def _bench_ctxsw(args):
+    """The context-switch suite (irqlab/ctxswbench.py), simulation only."""
+    from irqlab import ctxswbench, paths
+    from irqlab.errors import BenchError
+    from irqlab.progress import Progress
+    if args.board != "sim" or args.port:
+        raise BenchError("the context-switch suite runs in simulation only (leave out --board/--port)")
+    config = {}
+    if args.samples is not None:
+        if args.samples < 1:
+            raise BenchError(f"--samples must be at least 1, not {args.samples}")
+        config["samples"] = args.samples
+    if args.seed is not None:
+        config["seed"] = args.seed
+    results = ctxswbench.bench(_cores(args.cores), args.out, config, Progress())
+    ctxswbench.print_results(results, args.out or paths.RESULTS)
+
+
+def _bench_latency(args):
     from irqlab.bench import bench
     from irqlab.host import report
     from irqlab.progress import Progress
@@ -249,6 +277,10 @@ def parser():
     p.add_argument("--phases", type=int, help="stimulation phases in the throughput test (default 8)")
     p.add_argument("--seed", type=lambda s: int(s, 0), help="arrival-jitter seed")
     p.add_argument("--only", choices=_benchmark_names(), help="run one benchmark")
+    p.add_argument("--suite", choices=("latency", "ctxsw", "all"), default="latency",
+                   help="latency (the interrupt benchmarks, default), ctxsw (the FreeRTOS context-switch "
+                        "suite, simulation only) or all (both, `make bench`)")
+    p.add_argument("--samples", type=int, help="ctxsw: samples per case (default 1000)")
     p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
     p.add_argument("--baud", type=int, help="board: the link's baud rate (default: the board's, 3000000)")
     p.set_defaults(fn=cmd_bench)

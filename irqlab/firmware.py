@@ -55,7 +55,7 @@ def generate(row, app, gen_dir):
     os.makedirs(gen_dir, exist_ok=True)
     _write_if_changed(os.path.join(gen_dir, "irqlab_features.h"), features_header(row))
     _write_if_changed(os.path.join(gen_dir, "irqlab_protocol.h"),
-                      protocol.c_header(app, BENCHMARKS.values()))
+                      protocol.c_header(app, BENCHMARKS.values(), kernel=app_kernel(app)))
     _write_if_changed(os.path.join(gen_dir, "irqlab_protocol.ld"), protocol.ld_script())
 
 

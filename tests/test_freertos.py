@@ -7,6 +7,7 @@ must be printed, in order, and the run must exit 0."""
 import pytest
 
 from irqlab import sim
+from irqlab.host import describe, record as rec
 from irqlab.rows import ROWS
 
 from fwexpect import expected_lines
@@ -25,3 +26,10 @@ def test_freertos_runs_its_checks(row, tmp_path):
     printed = [ln for ln in r.console.splitlines() if ln.startswith("freertos:")]
     assert printed == expected_lines(APP), r.console[-2000:]
     assert r.exit_code == 0, r.console[-2000:]
+    # The trace hooks (configIRQLAB_TRACE): task switches, ticks, queue and
+    # ISR events, named by the one protocol.
+    records, _ = r.trace()
+    seen = {describe.channel_name(describe.sw_fields(x.payload)[0]) for x in records if x.type == rec.TYPE_SW}
+    for name in ("TASK_IN", "TASK_OUT", "TASK_READY", "TICK", "ISR_ENTER", "QUEUE_SEND", "QUEUE_RECEIVE", "INHERIT",
+                 "NOTIFY_ISR"):
+        assert f"freertos.{name}" in seen, (name, sorted(seen))

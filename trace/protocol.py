@@ -96,6 +96,13 @@ CONFIGS = {c.app: c for c in [
         Field("jitter", 0x3FF, "generator jitter mask (random extra cycles per low phase)"),
         Field("pend_chance", 64, "chance, in 1/256, that a handler pends a group of 1..4 sources"),
     )),
+    ConfigBlock("ctxsw", _magic("irlS"), (
+        Field("routines", 0xFFFFFFFF, "bit mask of the suite's routines to run (ROUTINE_*, trace/ctxsw.py)"),
+        Field("samples", 1000, "samples per case"),
+        Field("irq_period", 3000, "cycles between the generator's requests in the interrupt routine"),
+        Field("irq_jitter", 0xFF, "mask of random extra cycles per request"),
+        Field("seed", 0x1234567, "arrival-jitter seed"),
+    )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
 ]}
@@ -137,6 +144,16 @@ class AppProtocol:
             raise AttributeError(name) from None
 
 
+def _ctxsw_values():
+    from irqlab.host import ctxsw
+    return {
+        "ROUTINE": ("the suite's routines: bits of irqlab_config.routines", {
+            r.upper(): (1 << i, doc) for i, (r, doc) in enumerate(ctxsw.ROUTINES.items())}),
+        "CASE": ("the suite's cases: the payload of CH_MARK_A / CH_MARK_B", {
+            c.c_name: (c.case_id, c.description) for c in ctxsw.CASES.values()}),
+    }
+
+
 APP_PROTOCOLS = {p.app: p for p in [
     AppProtocol("torture", channels={
         "CFG": (0x20, "configuration: words with a kind CFG_* in [31:24] (see the CFG values)"),
@@ -171,9 +188,39 @@ APP_PROTOCOLS = {p.app: p for p in [
             "VECTORS": (7, "followed by mtvec and mtvt"),
         }),
     }),
+    # The FreeRTOS kernel's trace hooks (fw/freertos/irqlab_trace.h): in every
+    # application built against the kernel (APP_KERNEL := freertos), one store each.
+    AppProtocol("freertos", channels={
+        "TASK_IN": (0x30, "traceTASK_SWITCHED_IN: the task that runs next; payload: its TCB"),
+        "TASK_OUT": (0x31, "traceTASK_SWITCHED_OUT: the task that stops running; payload: its TCB"),
+        "TASK_READY": (0x32, "traceMOVED_TASK_TO_READY_STATE; payload: the task's TCB"),
+        "TICK": (0x33, "traceTASK_INCREMENT_TICK; payload: the tick count before the increment"),
+        "ISR_ENTER": (0x34, "an interrupt handler of the port or the application starts; payload: 0"),
+        "ISR_EXIT": (0x35, "it ends; payload: 0"),
+        "QUEUE_SEND": (0x36, "a queue send or semaphore/mutex give; payload: the queue"),
+        "QUEUE_RECEIVE": (0x37, "a queue receive or semaphore/mutex take; payload: the queue"),
+        "QUEUE_SEND_ISR": (0x38, "a send or give from an ISR; payload: the queue"),
+        "QUEUE_RECEIVE_ISR": (0x39, "a receive or take from an ISR; payload: the queue"),
+        "QUEUE_BLOCK": (0x3A, "a task blocks on a queue, semaphore or mutex (to receive or take); payload: the queue"),
+        "QUEUE_BLOCK_SEND": (0x3B, "a task blocks to send to a full queue; payload: the queue"),
+        "NOTIFY": (0x3C, "a task notification is sent; payload: the notification index"),
+        "NOTIFY_ISR": (0x3D, "a task notification is sent from an ISR; payload: the notification index"),
+        "NOTIFY_TAKE": (0x3E, "a task takes its notification; payload: the notification index"),
+        "INHERIT": (0x3F, "a mutex holder inherits a priority; payload: the holder's TCB"),
+        "DISINHERIT": (0x40, "it gives the priority back; payload: the holder's TCB"),
+    }, values={}),
+    # The context-switch suite (fw/ctxsw/, trace/ctxsw.py); its tick hook
+    # writes the kernel's freertos.TICK.
+    AppProtocol("ctxsw", channels={
+        "MARK_A": (0x48, "a sample starts (the triggering event): payload: its case (CASE_*)"),
+        "MARK_B": (0x49, "the task that runs next, first thing: payload: the case it ends (CASE_*)"),
+        "ROUTINE": (0x4A, "a routine starts; payload: its ROUTINE_* bit"),
+    }, values=_ctxsw_values()),
 ]}
 assert all(not ({v for v, _ in p.channels.values()} & {v for v, _ in CHANNELS.values()})
            for p in APP_PROTOCOLS.values()), "an application channel collides with a common one"
+assert len({v for p in APP_PROTOCOLS.values() for v, _ in p.channels.values()}) == \
+    sum(len(p.channels) for p in APP_PROTOCOLS.values()), "two applications share a channel"
 
 
 # ------------------------------------------------------------ generated C
@@ -186,19 +233,20 @@ def _app_protocol_c(proto):
     return out
 
 
-def c_header(app, benchmarks=()):
-    """irqlab_protocol.h for a build of `app`: channels (the common ones and
-    the app's own, APP_PROTOCOLS), generator modes, statistics selectors,
-    test ids, and the app's configuration block as `struct irqlab_config`
-    with its defaults."""
+def c_header(app, benchmarks=(), kernel=None):
+    """irqlab_protocol.h for a build of `app`: channels (the common ones, the
+    app's own and its kernel's, APP_PROTOCOLS), generator modes, statistics
+    selectors, test ids, and the app's configuration block as `struct
+    irqlab_config` with its defaults."""
     block = config_block(app)
     out = ["/* Generated from trace/protocol.py and trace/benchmarks.py: do not edit. */",
            "#ifndef IRQLAB_PROTOCOL_H", "#define IRQLAB_PROTOCOL_H", "#include <stdint.h>", ""]
     out.append("/* Software-event channels (stimulus ports). */")
     for name, (value, doc) in CHANNELS.items():
         out.append(f"#define CH_{name} 0x{value:02x}u   /* {doc} */")
-    if app in APP_PROTOCOLS:
-        out += _app_protocol_c(APP_PROTOCOLS[app])
+    for name in dict.fromkeys((kernel, app)):
+        if name in APP_PROTOCOLS:
+            out += _app_protocol_c(APP_PROTOCOLS[name])
     out += ["", "/* Interrupt generator modes. */"]
     out += [f"#define GEN_{name} {value}u" for name, value in GEN_MODES.items()]
     out += ["", "/* On-chip statistics event selectors: class in [7:6], index in [5:0]. */"]

@@ -14,6 +14,8 @@ PAPERS = {
                 'Switching for RISC-V Microcontrollers", IEEE TVLSI 2024',
     "seed 001": 'R. Balas, L. Benini, "RISC-V for Real-time MCUs - Software Optimization and '
                 'Microarchitectural Gap Analysis", DATE 2021',
+    "seed 003": 'M. Scheck, T. Muermann, A. Koch, "Co-Exploration of RISC-V Processor Microarchitectures and '
+                'FreeRTOS Extensions for Lower Context-Switch Latency", ASPLOS 2026',
 }
 
 
@@ -53,3 +55,36 @@ REFERENCES = [
               note="NVIC, hardware stacking; back to back = tail-chaining"),
 ]
 assert all(r.paper in PAPERS for r in REFERENCES)
+
+
+@dataclass(frozen=True)
+class SwitchReference:
+    """A published FreeRTOS context-switch figure, in cycles (the
+    context-switch table's REFERENCE rows, trace/ctxsw.py). A figure may be a
+    range ("121-129") where the paper gives several configurations."""
+    name: str
+    paper: str
+    where: str
+    mean: str = None         # average switch time
+    jitter: str = None       # max - min
+    worst: str = None        # worst case
+    note: str = ""
+
+
+SWITCH_REFERENCES = [
+    SwitchReference("CV32E40P vanilla", "seed 001", "Table I", mean="162",
+                    note="FreeRTOS's RISC-V port, rv32imac, -O3; power control unit firmware"),
+    SwitchReference("CV32E40P optimized", "seed 001", "Table I", mean="121-129",
+                    note="RV32E + EABI (129), plus optimized task selection with Xpulp (121)"),
+    SwitchReference("Arm Cortex-M3", "seed 001", "Table I", mean="96"),
+    SwitchReference("Arm Cortex-M4", "seed 000", "Sec. V-B4, Table III", mean="96",
+                    note="the FreeRTOS website's figure, quoted by the paper"),
+    SwitchReference("CV32RT fastirq", "seed 000", "Fig. 7, Table III", mean="104-114",
+                    note="two dummy tasks, tracing and stack checks off; fastirq's background save"),
+    SwitchReference("CV32E40P vanilla (RTOSBench)", "seed 003", "Sec. 6.1-6.2, Fig. 9", jitter="188",
+                    worst="1649", note="trigger to mret; worst case by analysis with eight delayed tasks"),
+    SwitchReference("RTOSUnit T / SLT", "seed 003", "Sec. 6.1-6.2, Fig. 9", jitter="16", worst="70",
+                    note="hardware scheduling (T): jitter 16; context store, load and scheduling (SLT): "
+                         "worst case 70, no jitter"),
+]
+assert all(r.paper in PAPERS for r in SWITCH_REFERENCES)

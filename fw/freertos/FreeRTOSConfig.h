@@ -1,5 +1,7 @@
 /* FreeRTOS configuration of the irqlab SoC (FreeRTOS's own RISC-V port, the
- * machine timer as the tick). Only facts of the SoC and of the tests. */
+ * machine timer as the tick). Only facts of the SoC and of the tests. An
+ * application may set the values marked "default" before including this file
+ * (fw/ctxsw/FreeRTOSConfig.h). */
 #ifndef FREERTOS_CONFIG_H
 #define FREERTOS_CONFIG_H
 
@@ -8,7 +10,9 @@
 /* The tick: mtime counts cycles (soc/mtimer.py). 10 kHz keeps a simulated
  * test of a few hundred ticks to a few million cycles. */
 #define configCPU_CLOCK_HZ                  CONFIG_CLOCK_FREQUENCY
+#ifndef configTICK_RATE_HZ                   /* default */
 #define configTICK_RATE_HZ                  10000
+#endif
 /* soc.h's addresses are plain decimal numbers; unsigned long keeps them 32-bit. */
 #define IRQLAB_UL_(x) x##UL
 #define IRQLAB_UL(x) IRQLAB_UL_(x)
@@ -45,9 +49,13 @@
 #define configTIMER_TASK_STACK_DEPTH        192
 
 #define configUSE_IDLE_HOOK                 0
+#ifndef configUSE_TICK_HOOK                  /* default */
 #define configUSE_TICK_HOOK                 0
+#endif
 #define configUSE_MALLOC_FAILED_HOOK        1
+#ifndef configCHECK_FOR_STACK_OVERFLOW       /* default */
 #define configCHECK_FOR_STACK_OVERFLOW      2
+#endif
 #define configUSE_TRACE_FACILITY            0
 #define configGENERATE_RUN_TIME_STATS       0
 #define configUSE_CO_ROUTINES               0
@@ -63,10 +71,21 @@
 #define INCLUDE_xTaskGetCurrentTaskHandle   1
 #define INCLUDE_uxTaskGetStackHighWaterMark 1
 
-/* A failed assertion ends the run with its file and line (port_glue.c). */
-#ifndef __ASSEMBLER__
-void irqlab_freertos_assert(const char *file, int line);
-#define configASSERT(x) do { if (!(x)) irqlab_freertos_assert(__FILE__, __LINE__); } while (0)
+/* The trace hooks (irqlab_trace.h): the kernel's trace macros write
+ * software events to the trace unit, one store each. 0 compiles them out. */
+#ifndef configIRQLAB_TRACE                   /* default */
+#define configIRQLAB_TRACE                  1
+#endif
+#if configIRQLAB_TRACE && !defined(__ASSEMBLER__)
+#include "irqlab_trace.h"
+#endif
+
+/* A failed assertion ends the run with its address (port_glue.c; addr2line
+ * gives file and line): one call per assertion, no file name string, so the
+ * kernel with its trace hooks still fits the bus SoCs' 32 KiB ROM. */
+#if !defined(__ASSEMBLER__) && !defined(configIRQLAB_NO_ASSERT)
+void irqlab_freertos_assert(void);
+#define configASSERT(x) do { if (!(x)) irqlab_freertos_assert(); } while (0)
 #endif
 
 #endif

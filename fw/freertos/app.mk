@@ -1,24 +1,6 @@
-# FreeRTOS on the SoC: the kernel (FreeRTOS-Kernel V11.2.0, unmodified, from
-# the cache irqlab/freertos.py fills), a port chosen by the interrupt model
-# (FreeRTOS's own RISC-V port with the machine timer on mip.MTIP, or the
-# project's CLIC port, port-clic/), and the self-checking tests (main.c).
-# fw/Makefile says what an app.mk declares.
+# FreeRTOS on the SoC: the self-checking tests (main.c) on the kernel and the
+# row's port (kernel.mk). fw/Makefile says what an app.mk declares.
 APP_KERNEL := freertos
-K := $(FREERTOS_KERNEL)
-APP_SRCS := main.c port_glue.c
-APP_INCLUDES := . libc
-APP_EXT_SRCS := $(addprefix $(K)/,tasks.c queue.c list.c timers.c event_groups.c portable/MemMang/heap_4.c)
-APP_EXT_INCLUDES := $(K)/include
-ifeq ($(IRQ_MODEL),clic)
-# The project's CLIC port (port-clic/); exceptions through the common entry.
-APP_SRCS += port-clic/port.c port-clic/portasm.S
-APP_INCLUDES += port-clic
-else
-# FreeRTOS's own RISC-V port; every trap through its handler.
-APP_TRAP_ENTRY := own
-APP_SRCS += trap_entry.S
-APP_EXT_SRCS += $(K)/portable/GCC/RISC-V/port.c $(K)/portable/GCC/RISC-V/portASM.S
-APP_EXT_INCLUDES += $(K)/portable/GCC/RISC-V
-endif
-# The kernel is built as shipped: its own warnings are not this project's.
-APP_CFLAGS := -Wno-unused-parameter -Wno-type-limits -Wno-sign-compare
+APP_SRCS := main.c
+RTOS :=
+include $(HERE)freertos/kernel.mk

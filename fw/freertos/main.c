@@ -259,6 +259,7 @@ static void run_tests(void *arg) {
     test_timers();
     test_isr_notification();
     console_printf("freertos: ok\n");
+    taskDISABLE_INTERRUPTS();          /* no tick event after the end: the trace drains */
     irqlab_exit(0);
 }
 
@@ -272,6 +273,11 @@ int main(void) {
      * the HAL's entries and adds its own: port-clic/.) */
     CSRW(mtvec, (uint32_t)trap_entry_direct | (IRQLAB_HW_VECTORING ? 1 : 0));
 #endif
+    /* The trace hooks' events (irqlab_trace.h, configIRQLAB_TRACE): a
+     * timeline of tasks, ISRs and kernel objects (`irqlab decode`). */
+    tracer_rise_en_write(0);
+    tracer_fall_en_write(0);
+    tracer_enable_write(1);
     if (xTaskCreate(run_tests, "runner", 2 * STACK, NULL, PRIO_RUNNER, &runner) != pdPASS)
         fail("create", "runner", 0, 0);
     vTaskStartScheduler();

@@ -7,7 +7,10 @@
 #include "task.h"
 
 void freertos_risc_v_application_interrupt_handler(uint32_t mcause) {
-    if (irq_dispatch(mcause) != 0) {
+    traceISR_ENTER();
+    int unhandled = irq_dispatch(mcause);
+    traceISR_EXIT();
+    if (unhandled) {
         console_printf("freertos: FAILED: interrupt mcause=%x has no handler\n", mcause);
         irqlab_exit(101);
     }
@@ -17,9 +20,11 @@ void freertos_risc_v_application_exception_handler(uint32_t mcause) {
     irq_exception(mcause);
 }
 
-void irqlab_freertos_assert(const char *file, int line) {
+__attribute__((noinline)) void irqlab_freertos_assert(void) {
+    uint32_t after = (uint32_t)__builtin_return_address(0);
     taskDISABLE_INTERRUPTS();
-    console_printf("freertos: FAILED: assertion at %s:%d\n", file, line);
+    console_printf("freertos: FAILED: assertion, its call returns to pc 0x%x (addr2line -e the firmware's .elf)\n",
+                   after);
     irqlab_exit(102);
 }
 

@@ -69,13 +69,14 @@ StackType_t *pxPortInitialiseStack(StackType_t *top, TaskFunction_t code, void *
 
 /* The tick: called on the ISR stack by port_tick_entry. Returns nonzero to switch. */
 uint32_t port_tick(void) {
+    traceISR_ENTER();
     next_tick += TICK_CYCLES;
     mtimecmp_write(next_tick);               /* lowers the timer's level line */
-    if (xTaskIncrementTick() != pdFALSE) {
+    uint32_t switching = xTaskIncrementTick() != pdFALSE;
+    traceISR_EXIT();
+    if (switching)
         vTaskSwitchContext();
-        return 1;
-    }
-    return 0;
+    return switching;
 }
 
 BaseType_t xPortStartScheduler(void) {

@@ -1,0 +1,9 @@
+# The context-switch suite (issue #11 item 5): RTOSBench-style routines on
+# the same FreeRTOS build as fw/freertos (kernel, port, glue: kernel.mk).
+# Its FreeRTOSConfig.h (this folder, found first) sets the suite's options
+# and includes fw/freertos's.
+APP_KERNEL := freertos
+APP_SRCS := main.c marks.c
+APP_INCLUDES := .
+RTOS := ../freertos/
+include $(HERE)freertos/kernel.mk

@@ -1,0 +1,309 @@
+/* The context-switch suite (issue #11 item 5), in the style of RTOSBench:
+ * each routine makes the kernel switch tasks `samples` times in one way and
+ * marks, around every switch, the triggering call (ctxsw_mark_a, just before
+ * it) and the first thing the next task does (ctxsw_mark_b). The trace unit
+ * times the marks (trace/ctxsw.py: PC matches on the retire port, else the
+ * marks' stores); nothing here reads a clock. The routines and cases are the
+ * registry trace/ctxsw.py (ROUTINE_*, CASE_*: irqlab_protocol.h). Each
+ * routine checks what it did and prints one line; a failure prints
+ * "ctxsw: FAILED: ..." and ends the run (exit 1).
+ *
+ * expect: ctxsw: calib: ok
+ * expect: ctxsw: yield: ok
+ * expect: ctxsw: sem: ok
+ * expect: ctxsw: mutex: ok
+ * expect: ctxsw: queue: ok
+ * expect: ctxsw: isr: ok
+ * expect: ctxsw: ok
+ */
+#include "irqlab.h"
+#include "FreeRTOS.h"
+#include "task.h"
+#include "queue.h"
+#include "semphr.h"
+#include "ctxsw.h"
+
+#if !IRQLAB_HAS_MTIP && !IRQLAB_IRQ_MODEL_CLIC
+#error "FreeRTOS's own RISC-V port needs the machine timer on mip.MTIP"
+#endif
+
+#define PRIO_RUNNER 1
+#define PRIO_LOW    2                 /* also the yielding pair */
+#define PRIO_HIGH   3
+#define STACK configMINIMAL_STACK_SIZE
+#define LINE 0                        /* generator line of the interrupt routine (trace/ctxsw.py GEN_LINE) */
+#define IRQ IRQLAB_IRQ_GEN_0
+
+static uint32_t samples;              /* per case, from the configuration block */
+static SemaphoreHandle_t done;        /* a routine's tasks tell the runner they finished */
+static volatile int stop;
+
+static void fail(const char *routine, const char *what, uint32_t a, uint32_t b) {
+    taskDISABLE_INTERRUPTS();
+    console_printf("ctxsw: FAILED: %s: %s (%u, %u)\n", routine, what, a, b);
+    irqlab_exit(1);
+}
+
+#define CHECK(r, cond, a, b) do { if (!(cond)) fail(r, #cond, (uint32_t)(a), (uint32_t)(b)); } while (0)
+
+static TaskHandle_t create(TaskFunction_t f, const char *name, UBaseType_t prio) {
+    TaskHandle_t h;
+    if (xTaskCreate(f, name, STACK, NULL, prio, &h) != pdPASS)
+        fail("create", name, prio, 0);
+    return h;
+}
+
+/* The runner waits for a routine's end, then removes its tasks (the idle
+ * task frees them during the delay). */
+static void finish(const char *routine, TaskHandle_t a, TaskHandle_t b) {
+    CHECK(routine, xSemaphoreTake(done, portMAX_DELAY) == pdTRUE, 0, 0);
+    if (a) vTaskDelete(a);
+    if (b) vTaskDelete(b);
+    vTaskDelay(1);
+}
+
+static void finished(void) {
+    xSemaphoreGive(done);
+    vTaskSuspend(NULL);
+}
+
+/* ------------------------------------------------------------- calib */
+static void run_calib(void) {
+    for (uint32_t i = 0; i < samples; i++) {
+        ctxsw_mark_a(CASE_OVERHEAD);
+        ctxsw_mark_b(CASE_OVERHEAD);
+    }
+    console_printf("ctxsw: calib: ok\n");
+}
+
+/* ------------------------------------------------------------- yield */
+static volatile uint32_t yields;
+
+static void yield_task(void *arg) {
+    for (;;) {
+        ctxsw_mark_a(CASE_YIELD);
+        taskYIELD();
+        if (stop)
+            break;
+        ctxsw_mark_b(CASE_YIELD);
+        if (++yields >= samples)
+            stop = 1;
+    }
+    finished();
+}
+
+static void run_yield(void) {
+    stop = 0;
+    yields = 0;
+    vTaskSuspendAll();                            /* neither starts before both exist */
+    TaskHandle_t a = create(yield_task, "yieldA", PRIO_LOW);
+    TaskHandle_t b = create(yield_task, "yieldB", PRIO_LOW);
+    xTaskResumeAll();
+    /* Both stop (each gives `done`, a binary semaphore); the runner, below
+     * them, runs only once both have. */
+    finish("yield", a, b);
+    CHECK("yield", yields == samples, yields, samples);
+    console_printf("ctxsw: yield: ok\n");
+}
+
+/* ------------------------------------------------ semaphore and queue */
+static SemaphoreHandle_t sem;
+static QueueHandle_t queue;
+static volatile uint32_t received;
+
+static void sem_high(void *arg) {
+    for (;;) {
+        xSemaphoreTake(sem, portMAX_DELAY);       /* blocks until the low task gives */
+        ctxsw_mark_b(CASE_SEM_SIGNAL);
+        received++;
+        ctxsw_mark_a(CASE_SEM_WAIT);
+    }
+}
+
+static void sem_low(void *arg) {
+    for (uint32_t i = 0; i < samples; i++) {
+        ctxsw_mark_a(CASE_SEM_SIGNAL);
+        xSemaphoreGive(sem);                      /* the high task runs at once */
+        ctxsw_mark_b(CASE_SEM_WAIT);
+        CHECK("sem", received == i + 1, received, i + 1);
+    }
+    finished();
+}
+
+static void queue_high(void *arg) {
+    for (;;) {
+        uint32_t v;
+        xQueueReceive(queue, &v, portMAX_DELAY);  /* blocks: the queue is empty */
+        ctxsw_mark_b(CASE_QUEUE_SEND);
+        CHECK("queue", v == received * 3 + 1, v, received);
+        received++;
+        ctxsw_mark_a(CASE_QUEUE_RECEIVE);
+    }
+}
+
+static void queue_low(void *arg) {
+    for (uint32_t i = 0; i < samples; i++) {
+        uint32_t v = i * 3 + 1;
+        ctxsw_mark_a(CASE_QUEUE_SEND);
+        xQueueSend(queue, &v, portMAX_DELAY);     /* the high task runs at once */
+        ctxsw_mark_b(CASE_QUEUE_RECEIVE);
+        CHECK("queue", received == i + 1, received, i + 1);
+    }
+    finished();
+}
+
+static void run_pair(const char *routine, TaskFunction_t high, TaskFunction_t low) {
+    received = 0;
+    TaskHandle_t h = create(high, "high", PRIO_HIGH);     /* runs and blocks */
+    TaskHandle_t l = create(low, "low", PRIO_LOW);
+    finish(routine, h, l);
+    CHECK(routine, received == samples, received, samples);
+    console_printf("ctxsw: %s: ok\n", routine);
+}
+
+/* ----------------------------------------------------------------- mutex */
+static SemaphoreHandle_t mutex;
+static TaskHandle_t mutex_waiter;
+static volatile uint32_t mutex_rounds;
+
+static void mutex_high(void *arg) {
+    for (;;) {
+        ulTaskNotifyTake(pdTRUE, portMAX_DELAY);  /* the holder wakes this task */
+        ctxsw_mark_a(CASE_MUTEX_BLOCK);
+        xSemaphoreTake(mutex, portMAX_DELAY);     /* held: blocks, the holder inherits */
+        ctxsw_mark_b(CASE_MUTEX_RELEASE);
+        mutex_rounds++;
+        xSemaphoreGive(mutex);
+    }
+}
+
+static void mutex_low(void *arg) {
+    for (uint32_t i = 0; i < samples; i++) {
+        xSemaphoreTake(mutex, portMAX_DELAY);     /* free: no switch */
+        xTaskNotifyGive(mutex_waiter);            /* the high task runs, blocks on the mutex */
+        ctxsw_mark_b(CASE_MUTEX_BLOCK);
+        CHECK("mutex", uxTaskPriorityGet(NULL) == PRIO_HIGH, uxTaskPriorityGet(NULL), PRIO_HIGH);
+        ctxsw_mark_a(CASE_MUTEX_RELEASE);
+        xSemaphoreGive(mutex);                    /* back to PRIO_LOW; the high task runs */
+        CHECK("mutex", uxTaskPriorityGet(NULL) == PRIO_LOW, uxTaskPriorityGet(NULL), PRIO_LOW);
+        CHECK("mutex", mutex_rounds == i + 1, mutex_rounds, i + 1);
+    }
+    finished();
+}
+
+static void run_mutex(void) {
+    mutex_rounds = 0;
+    mutex_waiter = create(mutex_high, "mhigh", PRIO_HIGH);
+    TaskHandle_t l = create(mutex_low, "mlow", PRIO_LOW);
+    finish("mutex", mutex_waiter, l);
+    CHECK("mutex", mutex_rounds == samples, mutex_rounds, samples);
+    console_printf("ctxsw: mutex: ok\n");
+}
+
+/* ------------------------------------------------- an ISR wakes a task */
+static SemaphoreHandle_t isr_sem;
+static volatile uint32_t isr_runs, isr_woken;
+
+void IRQ_HANDLER(IRQ)(void) {
+    BaseType_t woken = pdFALSE;
+    gen_ack(1u << LINE);                          /* lowers the level line */
+    isr_runs++;
+    ctxsw_mark_a(CASE_ISR_GIVE);
+    xSemaphoreGiveFromISR(isr_sem, &woken);
+    portYIELD_FROM_ISR(woken);
+}
+
+static void isr_high(void *arg) {
+    for (;;) {
+        xSemaphoreTake(isr_sem, portMAX_DELAY);
+        ctxsw_mark_b(CASE_ISR_GIVE);
+        if (++isr_woken == samples)
+            xSemaphoreGive(done);
+    }
+}
+
+static void run_isr(const volatile struct irqlab_config *c) {
+    isr_runs = isr_woken = 0;
+    TaskHandle_t h = create(isr_high, "isrhigh", PRIO_HIGH);
+    struct gen_pattern p = {
+        .mode = GEN_LEVEL, .delay = 500, .high = 1, .low = c->irq_period, .count = samples,
+        .burst = 1, .jitter = c->irq_jitter, .seed = c->seed,
+    };
+    irq_configure(IRQ, IRQ_TRIG_LEVEL, configKERNEL_INTERRUPT_LEVEL);
+    irq_enable(IRQ);
+    gen_config(LINE, &p);
+    gen_start(1u << LINE);                        /* the runner blocks: the idle task runs */
+    finish("isr", h, NULL);
+    irq_disable(IRQ);
+    CHECK("isr", isr_runs == samples && isr_woken == samples, isr_runs, isr_woken);
+    console_printf("ctxsw: isr: ok\n");
+}
+
+/* ----------------------------------------------------------------- runner */
+static void runner(void *arg) {
+    const volatile struct irqlab_config *c = &irqlab_config;
+    done = xSemaphoreCreateBinary();
+    sem = xSemaphoreCreateBinary();
+    queue = xQueueCreate(1, sizeof(uint32_t));
+    mutex = xSemaphoreCreateMutex();
+    isr_sem = xSemaphoreCreateBinary();
+    uint32_t r = c->routines;
+    if (r & ROUTINE_CALIB) {
+        stim(CH_ROUTINE, ROUTINE_CALIB);
+        run_calib();
+    }
+    if (r & ROUTINE_YIELD) {
+        stim(CH_ROUTINE, ROUTINE_YIELD);
+        run_yield();
+    }
+    if (r & ROUTINE_SEM) {
+        stim(CH_ROUTINE, ROUTINE_SEM);
+        run_pair("sem", sem_high, sem_low);
+    }
+    if (r & ROUTINE_MUTEX) {
+        stim(CH_ROUTINE, ROUTINE_MUTEX);
+        run_mutex();
+    }
+    if (r & ROUTINE_QUEUE) {
+        stim(CH_ROUTINE, ROUTINE_QUEUE);
+        run_pair("queue", queue_high, queue_low);
+    }
+    if (r & ROUTINE_ISR) {
+        stim(CH_ROUTINE, ROUTINE_ISR);
+        run_isr(c);
+    }
+    console_printf("ctxsw: ok\n");
+    taskDISABLE_INTERRUPTS();          /* no tick event after the end: the trace drains */
+    irqlab_exit(0);
+}
+
+/* The kernel's tick: a sample with a tick inside is left out (trace/ctxsw.py). */
+void vApplicationTickHook(void) {
+    stim(CH_TICK, 0);
+}
+
+extern char trap_entry_direct[];
+
+int main(void) {
+    samples = irqlab_config.samples;
+    console_printf("ctxsw: %u samples per case\n", samples);
+    irq_init();
+#if !IRQLAB_IRQ_MODEL_CLIC
+    /* Every trap through FreeRTOS's port (as fw/freertos/main.c). */
+    CSRW(mtvec, (uint32_t)trap_entry_direct | (IRQLAB_HW_VECTORING ? 1 : 0));
+#endif
+    /* The marks' PC matches where the core drives the retire port
+     * (comparators: trace/ctxsw.py PC_A, PC_B). */
+    if (tracer_has_retire_read() & 1) {
+        tracer_match0_write((uint32_t)ctxsw_mark_b | 1u);
+        tracer_match1_write((uint32_t)ctxsw_mark_a | 1u);
+    }
+    tracer_rise_en_write(1u << LINE);             /* hardware: only the interrupt routine's edges */
+    tracer_fall_en_write(0);
+    tracer_enable_write(1);
+    if (xTaskCreate(runner, "runner", 2 * STACK, NULL, PRIO_RUNNER, NULL) != pdPASS)
+        fail("create", "runner", 0, 0);
+    vTaskStartScheduler();
+    fail("start", "the scheduler returned", 0, 0);
+    return 1;
+}

@@ -1,0 +1,25 @@
+# What an application on FreeRTOS builds besides its own sources: the kernel
+# (FreeRTOS-Kernel V11.2.0, unmodified, from the cache irqlab/freertos.py
+# fills), a port chosen by the interrupt model (FreeRTOS's own RISC-V port
+# with the machine timer on mip.MTIP, or the project's CLIC port,
+# port-clic/), the glue (port_glue.c) and the trace hooks (irqlab_trace.h).
+# Included by fw/<app>/app.mk with RTOS set to this folder relative to the
+# app's ("" for fw/freertos, "../freertos/" for the others).
+K := $(FREERTOS_KERNEL)
+APP_SRCS += $(RTOS)port_glue.c
+APP_INCLUDES += $(RTOS). $(RTOS)libc
+APP_EXT_SRCS += $(addprefix $(K)/,tasks.c queue.c list.c timers.c event_groups.c portable/MemMang/heap_4.c)
+APP_EXT_INCLUDES += $(K)/include
+ifeq ($(IRQ_MODEL),clic)
+# The project's CLIC port (port-clic/); exceptions through the common entry.
+APP_SRCS += $(RTOS)port-clic/port.c $(RTOS)port-clic/portasm.S
+APP_INCLUDES += $(RTOS)port-clic
+else
+# FreeRTOS's own RISC-V port; every trap through its handler.
+APP_TRAP_ENTRY := own
+APP_SRCS += $(RTOS)trap_entry.S
+APP_EXT_SRCS += $(K)/portable/GCC/RISC-V/port.c $(K)/portable/GCC/RISC-V/portASM.S
+APP_EXT_INCLUDES += $(K)/portable/GCC/RISC-V
+endif
+# The kernel is built as shipped: its own warnings are not this project's.
+APP_CFLAGS += -Wno-unused-parameter -Wno-type-limits -Wno-sign-compare

@@ -1,0 +1,93 @@
+"""`irqlab bench --suite ctxsw`: the context-switch suite (fw/ctxsw/, cases
+in trace/ctxsw.py) on every row in simulation, one results file
+(ctxsw.json: configuration, git revision, figures per case per row; ctxsw.md:
+the tables) and the table beside the seeds' figures."""
+
+import os
+
+from irqlab import fwimage, sim
+from irqlab.bench import new_results, sim_clock_hz
+from irqlab.errors import BenchError
+from irqlab.host import ctxsw, protocol, report
+from irqlab.host.references import SWITCH_REFERENCES
+from irqlab.rows import ROWS, row as row_info
+
+APP = "ctxsw"
+RESULTS_FILE = "ctxsw.json"
+REPORT_FILE = "ctxsw.md"
+MAX_CYCLES = 200_000_000
+
+
+def run_row(row, config, out_dir, progress=None):
+    """Build (if needed) and run the suite on one row; its results entry."""
+    model = sim.ensure_model(row, progress)
+    fw = sim.build_firmware(model, APP, progress)
+    image = sim.load_image(model, fw, **config)
+    fw_config = fwimage.read_config(image, model.code_size)
+    trace_path = os.path.join(out_dir, f"trace-ctxsw-{row}.bin")
+    if progress:
+        progress.step(f"{row}: running the context-switch suite in simulation")
+    run = sim.run(model, image, trace_path, max_cycles=MAX_CYCLES, progress=progress, label=row)
+    if progress:
+        progress.done()
+    if run.exit_code != 0 or "ctxsw: ok" not in run.console:
+        raise BenchError(f"{row}: the context-switch suite exited with {run.exit_code}; console:\n"
+                         f"{run.console[-800:]}")
+    records, stats = run.trace()
+    raw = ctxsw.samples(records, protocol.APP_PROTOCOLS[APP], protocol.APP_PROTOCOLS["freertos"])
+    res = ctxsw.figures(raw, sim_clock_hz())
+    res.update({
+        "description": row_info(row).description,
+        "memory": row_info(row).soc_config.memory_label,
+        "trace": {"bytes": stats.bytes, "records": stats.records, "hw_dropped": stats.hw_dropped},
+        "trace_file": os.path.relpath(trace_path, out_dir),
+        "firmware_config": fw_config,
+    })
+    return res
+
+
+def bench(cores=None, out_dir=None, config=None, progress=None):
+    """Run the suite on every row named in `cores` (default: all); writes
+    <out_dir>/ctxsw.json and returns the results."""
+    from irqlab import paths
+    cores = cores or list(ROWS)
+    for c in cores:
+        row_info(c)
+    out_dir = out_dir or paths.RESULTS
+    os.makedirs(out_dir, exist_ok=True)
+    results = new_results("sim", sim_clock_hz())
+    results["suite"] = APP
+    for c in cores:
+        results["cores"][c] = run_row(c, dict(config or {}), out_dir, progress)
+        results["config"] = results["cores"][c].pop("firmware_config")
+    report.write_json(results, os.path.join(out_dir, RESULTS_FILE))
+    report.write_text(os.path.join(out_dir, REPORT_FILE), markdown(results))
+    return results
+
+
+def markdown(results):
+    """ctxsw.md: the table and every case of every row (count, mean, min,
+    median, max, jitter, samples left out for a tick)."""
+    return "\n".join([
+        "# The context-switch suite", "",
+        f"{results['board']}, {results['clock_hz'] / 1e6:g} MHz, git {results['git']}, "
+        f"{results['config'].get('samples')} samples per case (trace/ctxsw.py says how a sample is taken).", "",
+        "```", table(results), "```", "", ctxsw.LEGEND, "", "## Every case", "",
+        "```", ctxsw.details(results), "```", ""])
+
+
+def table(results):
+    return ctxsw.table(results, SWITCH_REFERENCES)
+
+
+def print_results(results, out_dir):
+    print()
+    print(f"irqlab context-switch suite: {results['board']}, {results['clock_hz'] / 1e6:.0f} MHz, "
+          f"git {results['git']}, {results['config'].get('samples')} samples per case")
+    print(table(results))
+    print()
+    print(ctxsw.LEGEND)
+    print("REFERENCE rows:")
+    for r in SWITCH_REFERENCES:
+        print(f"  {r.name}: {r.paper}, {r.where}{'; ' + r.note if r.note else ''}")
+    print(f"\nresults: {os.path.join(out_dir, RESULTS_FILE)}, every case: {os.path.join(out_dir, REPORT_FILE)}")

@@ -1,0 +1,160 @@
+"""The context-switch suite (fw/ctxsw/, trace/ctxsw.py, irqlab/ctxswbench.py)
+and the FreeRTOS trace hooks (fw/freertos/irqlab_trace.h).
+
+Per row, a short run of the suite (SAMPLES per case): every routine passes
+its own checks, every case yields its samples (those with a tick inside left
+out and counted), the marker is the PC match exactly where the row's SoC has
+a retire port, and the figures are sane. The same run is the regression
+check against the recorded full run (docs/results/ctxsw.json, 1000 samples
+per case): the simulation is deterministic and most cases take the same
+path every time, so each case's median must stay within TOLERANCE_CYCLES,
+or TOLERANCE_REL of the recorded value, whichever is larger (min and max
+depend on where the ticks and the caches fall in a shorter run: not
+compared). If a change should move them, record the new results in the same
+change (`irqlab bench --suite ctxsw --out docs/results`) and the README's
+table.
+"""
+
+import json
+import os
+
+import pytest
+
+from irqlab import ctxswbench, paths, sim
+from irqlab.host import ctxsw, describe, protocol
+from irqlab.host.decode import read_trace
+from irqlab.rows import ROWS
+
+from clitool import assert_one_line_error, irqlab
+from fwexpect import expected_lines
+from tracegen import TraceBuilder
+
+SAMPLES = 200
+RECORDED = os.path.join(paths.ROOT, "docs", "results", ctxswbench.RESULTS_FILE)
+TOLERANCE_CYCLES = 3
+TOLERANCE_REL = 0.02
+CTX = protocol.APP_PROTOCOLS["ctxsw"]
+RTOS = protocol.APP_PROTOCOLS["freertos"]
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    with open(RECORDED) as f:
+        return json.load(f)
+
+
+def test_every_row_is_recorded(recorded):
+    assert set(ROWS) <= set(recorded["cores"]), "record: irqlab bench --suite ctxsw --out docs/results"
+    assert recorded["config"]["samples"] >= 1000
+    n = recorded["config"]["samples"]
+    for entry in recorded["cores"].values():
+        for name, s in entry["cases"].items():
+            # (yield: the first round may have no start that a switch ends)
+            assert n - 1 <= s["count"] + s["ticked"] <= n, name
+
+
+@pytest.mark.parametrize("row", list(ROWS))
+def test_suite_runs_and_matches_the_recorded_figures(row, tmp_path, recorded):
+    model = sim.ensure_model(row)
+    res = ctxswbench.run_row(row, {"samples": SAMPLES}, str(tmp_path))
+    res.pop("firmware_config")
+    # Where the row's SoC drives the retire port, the marks are PC matches.
+    assert res["marker"] == ("pc-match" if model.facts["trace"]["retire_port"] else "sw-event")
+    assert 0 < res["overhead"] < 40
+    for name, s in res["cases"].items():
+        assert SAMPLES - 1 <= s["count"] + s["ticked"] <= SAMPLES, (row, name, s)
+        assert s["count"] >= 0.95 * SAMPLES, (row, name, s)
+        floor = 0 if name == ctxsw.OVERHEAD else 50        # a switch saves and restores ~30 registers
+        assert floor < s["min"] <= s["median"] <= s["max"] < 5000, (row, name, s)
+        want = recorded["cores"][row]["cases"][name]
+        tol = max(TOLERANCE_CYCLES, TOLERANCE_REL * want["median"])
+        assert abs(s["median"] - want["median"]) <= tol, \
+            f"{row} {name} median: {s['median']} cycles, recorded {want['median']}"
+
+
+def test_the_suite_states_its_output():
+    # The routines' lines, in the registry's order (trace/ctxsw.py ROUTINES).
+    assert expected_lines("ctxsw") == [f"ctxsw: {r}: ok" for r in ctxsw.ROUTINES] + ["ctxsw: ok"]
+
+
+def test_samples_from_a_synthetic_trace():
+    a, b, tick = CTX.CH_MARK_A, CTX.CH_MARK_B, RTOS.CH_TICK
+    cid = {n: c.case_id for n, c in ctxsw.CASES.items()}
+    t = TraceBuilder().time_hi(0)
+    t.sw(100, a, cid["overhead"]).sw(110, b, cid["overhead"])      # marks cost 10
+    t.sw(200, a, cid["yield"]).sw(400, b, cid["yield"])            # 200 raw
+    t.sw(500, a, cid["yield"]).sw(600, tick).sw(700, b, cid["yield"])   # a tick inside: left out
+    t.sw(800, b, cid["yield"])                                     # no start: ignored
+    t.hw(1000, rise=1).sw(1050, a, cid["isr-give"]).sw(1300, b, cid["isr-give"])
+    path = "/tmp/irqlab-test-ctxsw-synthetic.bin"
+    with open(path, "wb") as f:
+        f.write(b"".join(t.chunks))
+    records, _ = read_trace(path)
+    os.remove(path)
+    f = ctxsw.figures(ctxsw.samples(records, CTX, RTOS))
+    assert f["marker"] == "sw-event" and f["overhead"] == 10
+    assert f["cases"]["yield"]["count"] == 1 and f["cases"]["yield"]["min"] == 190
+    assert f["cases"]["yield"]["ticked"] == 1
+    assert f["cases"]["isr-give"]["min"] == 240                    # corrected
+    assert f["cases"]["irq-to-task"]["min"] == 300                 # from the edge, not corrected
+
+
+def test_pc_matches_place_the_marks():
+    a, b = CTX.CH_MARK_A, CTX.CH_MARK_B
+    cid = ctxsw.CASES["yield"].case_id
+    t = TraceBuilder().time_hi(0)
+    # The match and the store may share a timestamp (the store is sent first).
+    t.sw(100, a, ctxsw.CASES["overhead"].case_id).core(100, 0, 0x100, ctxsw.PC_A)
+    t.core(108, 0, 0x200, ctxsw.PC_B).sw(109, b, ctxsw.CASES["overhead"].case_id)
+    t.core(200, 0, 0x100, ctxsw.PC_A).sw(203, a, cid)
+    t.core(350, 0, 0x200, ctxsw.PC_B).sw(353, b, cid)
+    path = "/tmp/irqlab-test-ctxsw-pc.bin"
+    with open(path, "wb") as f:
+        f.write(b"".join(t.chunks))
+    records, _ = read_trace(path)
+    os.remove(path)
+    f = ctxsw.figures(ctxsw.samples(records, CTX, RTOS))
+    assert f["marker"] == "pc-match" and f["overhead"] == 8
+    assert f["cases"]["yield"]["min"] == 150 - 8
+
+
+def test_table_has_every_row_and_the_references(recorded):
+    text = ctxswbench.table(recorded)
+    lines = text.splitlines()
+    for row in ROWS:
+        assert any(ln.split()[0] == row for ln in lines[2:]), row
+    from irqlab.host.references import SWITCH_REFERENCES
+    for ref in SWITCH_REFERENCES:
+        line = next(ln for ln in lines if ln.lstrip().startswith(ref.name))
+        assert "REFERENCE" in line
+    assert "162" in text and "104-114" in text and "1649" in text
+
+
+def test_trace_hook_channels_are_named():
+    # irqlab decode names the kernel's events (one protocol, trace/protocol.py).
+    assert describe.channel_name(RTOS.CH_TASK_IN) == "freertos.TASK_IN"
+    assert describe.channel_name(CTX.CH_MARK_A) == "ctxsw.MARK_A"
+    header = protocol.c_header("ctxsw", kernel="freertos")
+    assert f"#define CH_TASK_IN 0x{RTOS.CH_TASK_IN:02x}u" in header
+    assert "#define CASE_IRQ_TO_TASK" in header and "#define ROUTINE_ISR" in header
+    # The hooks use the generated names only: no channel number written by hand.
+    with open(os.path.join(paths.FW, "freertos", "irqlab_trace.h")) as f:
+        hooks = f.read()
+    for name in RTOS.channels:
+        if f"CH_{name}" in hooks:
+            assert f"CH_{name}, " in hooks or f"CH_{name}," in hooks
+    assert "0x3" not in hooks
+
+
+def test_bad_arguments_are_one_line_errors():
+    assert_one_line_error(irqlab("bench", "--suite", "ctxsw", "--samples", "0"), "--samples")
+    assert_one_line_error(irqlab("bench", "--samples", "5"), "--samples", "ctxsw")
+    assert_one_line_error(irqlab("bench", "--suite", "ctxsw", "--board", "ulx3s"), "simulation")
+    assert_one_line_error(irqlab("bench", "--suite", "ctxsw", "--cores", "nope"), "nope")
+
+
+def test_report_lists_every_case(recorded):
+    text = ctxswbench.markdown(recorded)
+    for row in ROWS:
+        for case in ctxsw.CASES:
+            assert any(ln.split()[:2] == [row, case] for ln in text.splitlines()), (row, case)

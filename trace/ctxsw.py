@@ -1,0 +1,219 @@
+"""The context-switch suite (fw/ctxsw/, issue #11 item 5): one entry per
+case, the samples taken from a trace, and their figures.
+
+A sample runs from a start to the first instruction of the task that runs
+next, both taken by the trace unit, never by the code under test:
+  start  "marker": the running task (or ISR) calls ctxsw_mark_a(case) just
+         before the call that switches (the yield, the give, the send, the
+         take that blocks); "irq-edge": the rising edge of generator line 0
+         (a hardware event of the trace unit), as in the latency benchmark.
+  end    the task that runs next calls ctxsw_mark_b(case) first thing when
+         the kernel call it was blocked in returns.
+Both marks are small functions (fw/ctxsw/marks.c: one store to a stimulus
+port and a return). Where the core drives the retire port, each mark's time
+is the PC match on the first instruction of its function (comparator 1: A,
+comparator 0: B), exact to the cycle; elsewhere it is the arrival of the
+mark's store at the trace unit (the same transport delay at both ends, so it
+cancels). What lies between the two ends besides the switch (the rest of
+mark A, the call of mark B) is measured by the "overhead" case (mark A then
+mark B, back to back, no switch) and its median is subtracted from every
+"marker" case. The "irq-edge" case is not corrected: on PC-match rows its end
+is the first instruction of mark B (after the task's `li` and `call`); on the
+others the arrival of mark B's store (an over-estimate by that store, as the
+latency benchmark's software-event rows).
+
+A sample with a kernel tick inside (an event on the kernel's tick channel
+between its start and its end: the tick hook's or the trace hook's freertos.TICK) is
+left out and counted.
+"""
+
+from dataclasses import dataclass
+
+from irqlab.host import record as rec
+from irqlab.host.stats import summarize
+
+# The firmware's routines, in the order it runs them; each produces the
+# cases that name it. Bit i of the `routines` configuration field runs
+# routine i (C: ROUTINE_<NAME>).
+ROUTINES = {
+    "calib": "mark A then mark B in one task, back to back: the cost of the marks",
+    "yield": "two tasks of equal priority yield to each other (taskYIELD)",
+    "sem": "a binary semaphore between a low-priority giver and a high-priority taker",
+    "mutex": "a mutex held by a low-priority task, taken by a high-priority one (priority inheritance)",
+    "queue": "a one-item queue between a low-priority sender and a high-priority receiver",
+    "isr": "generator line 0's ISR gives a semaphore a high-priority task waits for (the idle task runs)",
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    case_id: int             # the payload of its marks (C: CASE_<NAME>)
+    routine: str             # a key of ROUTINES
+    description: str
+    start: str = "marker"    # "marker" (mark A) or "irq-edge" (generator line 0 rising)
+    end_case: str = None     # the case whose mark B ends it (default: itself)
+
+    @property
+    def c_name(self):
+        return self.name.upper().replace("-", "_")
+
+    @property
+    def ends_with(self):
+        return self.end_case or self.name
+
+
+CASES = {c.name: c for c in [
+    Case("overhead", 1, "calib", "the marks themselves, back to back (subtracted from the marker cases)"),
+    Case("yield", 2, "yield", "taskYIELD to a task of equal priority, to its return in that task"),
+    Case("sem-signal", 3, "sem", "xSemaphoreGive that wakes a higher-priority taker, to its take's return"),
+    Case("sem-wait", 4, "sem", "xSemaphoreTake that blocks, to the lower-priority giver's give returning"),
+    Case("mutex-block", 5, "mutex", "xSemaphoreTake of a held mutex (the holder inherits), to the holder's "
+                                    "resumption"),
+    Case("mutex-release", 6, "mutex", "xSemaphoreGive of the mutex by the inheriting holder, to the waiter's "
+                                      "take returning"),
+    Case("queue-send", 7, "queue", "xQueueSend that wakes a higher-priority receiver, to its receive's return"),
+    Case("queue-receive", 8, "queue", "xQueueReceive on an empty queue (blocks), to the sender's send returning"),
+    Case("isr-give", 9, "isr", "xSemaphoreGiveFromISR + portYIELD_FROM_ISR in an ISR, to the woken task's take "
+                               "returning"),
+    Case("irq-to-task", 10, "isr", "the interrupt edge (generator line 0), to the task its ISR wakes",
+         start="irq-edge", end_case="isr-give"),
+]}
+assert len({c.case_id for c in CASES.values()}) == len(CASES)
+assert all(c.routine in ROUTINES and c.ends_with in CASES for c in CASES.values())
+CASE_BY_ID = {c.case_id: c for c in CASES.values()}
+OVERHEAD = "overhead"
+PC_A, PC_B = 1, 0            # the PC-match comparators of mark A and mark B
+GEN_LINE = 0                 # the generator line of the interrupt routine
+
+
+def routine_mask(names):
+    """The `routines` field that runs the given routines (names of ROUTINES)."""
+    order = list(ROUTINES)
+    return sum(1 << order.index(n) for n in names)
+
+
+def samples(records, channels, kernel):
+    """The raw samples of each case, in cycles, from a decoded trace:
+    {"marker": "pc-match" | "sw-event", "cases": {name: [cycles]}, "ticked": {name: n}}.
+    `channels`, `kernel`: the protocols of the application and of the kernel's hooks
+    (protocol.APP_PROTOCOLS["ctxsw"], ["freertos"]: the tick's channel)."""
+    ch_a, ch_b, ch_tick = channels.CH_MARK_A, channels.CH_MARK_B, kernel.CH_TICK
+    pc_rows = any(r.type == rec.TYPE_CORE and (r.payload >> 32) & 0xFF == rec.CORE_PC_MATCH for r in records)
+    last_pc = {}
+    open_ = {}               # case name -> start time
+    ticked = {}              # case name -> True when a tick fell inside its open sample
+    out = {name: [] for name in CASES}
+    dropped = {name: 0 for name in CASES}
+    edge_cases = [c for c in CASES.values() if c.start == "irq-edge"]
+    # A mark's PC match and its store may carry the same timestamp: the match first.
+    for r in sorted(records, key=lambda r: (r.ts, r.type != rec.TYPE_CORE)):
+        if r.type == rec.TYPE_CORE:
+            kind, arg = (r.payload >> 32) & 0xFF, (r.payload >> 40) & 0xFF
+            if kind == rec.CORE_PC_MATCH:
+                last_pc[arg] = r.ts
+        elif r.type == rec.TYPE_HW:
+            if r.payload >> (rec.HW_GEN_LINE + GEN_LINE) & 1:
+                for c in edge_cases:
+                    open_[c.name], ticked[c.name] = r.ts, False
+        elif r.type == rec.TYPE_SW:
+            ch, data = (r.payload >> 32) & 0xFF, r.payload & 0xFFFFFFFF
+            if ch == ch_tick:
+                for name in open_:
+                    ticked[name] = True
+            elif ch in (ch_a, ch_b):
+                case = CASE_BY_ID.get(data)
+                if case is None:
+                    continue
+                t = r.ts
+                if pc_rows:
+                    t = last_pc.pop(PC_A if ch == ch_a else PC_B, None)
+                    if t is None:
+                        continue         # no PC match before it: cannot be placed
+                if ch == ch_a:
+                    open_[case.name], ticked[case.name] = t, False
+                    continue
+                for c in CASES.values():
+                    if c.ends_with == case.name and c.name in open_:
+                        start = open_.pop(c.name)
+                        if ticked.pop(c.name):
+                            dropped[c.name] += 1
+                        elif t >= start:
+                            out[c.name].append(t - start)
+    return {"marker": "pc-match" if pc_rows else "sw-event", "cases": out, "ticked": dropped}
+
+
+def figures(raw, clock_hz=None):
+    """Per case: the statistics of the samples, the marks' cost subtracted
+    from the marker cases (see the module's docstring)."""
+    over = summarize(raw["cases"][OVERHEAD])
+    correction = over.get("median", 0)
+    cases = {}
+    for name, values in raw["cases"].items():
+        c = CASES[name]
+        sub = correction if c.start == "marker" and name != OVERHEAD else 0
+        s = summarize([v - sub for v in values], clock_hz)
+        s["corrected_by"] = sub
+        s["ticked"] = raw["ticked"].get(name, 0)
+        cases[name] = s
+    return {"marker": raw["marker"], "overhead": correction, "cases": cases}
+
+
+# ------------------------------------------------------------ the table
+# The headline: one row per port. Columns: (header, case, statistic).
+TABLE_COLUMNS = [
+    ("yield mean", "yield", "mean"), ("min", "yield", "min"), ("max", "yield", "max"),
+    ("jitter", "yield", "jitter"),
+    ("sem sig", "sem-signal", "mean"), ("sem wait", "sem-wait", "mean"),
+    ("mtx blk", "mutex-block", "mean"), ("mtx rel", "mutex-release", "mean"),
+    ("q send", "queue-send", "mean"), ("q recv", "queue-receive", "mean"),
+    ("isr give", "isr-give", "mean"), ("irq->task", "irq-to-task", "mean"),
+    ("max", "irq-to-task", "max"),
+]
+LEGEND = """\
+cycles, mean over the samples unless marked; yield = taskYIELD to an equal-priority task; sem/mtx/q =
+semaphore, mutex (priority inheritance), queue: sig/send/rel wake a higher-priority task, wait/recv/blk
+block and the lower-priority task resumes; isr give = from the ISR's mark before xSemaphoreGiveFromISR;
+irq->task = from the interrupt edge; marks' cost subtracted (not from irq->task); marker: pc-match
+(retire port) or sw-event (store arrival); REFERENCE rows are published figures, not measured here."""
+
+
+def _fmt(v):
+    if v is None:
+        return "-"
+    return f"{v:.1f}" if isinstance(v, float) else str(v)
+
+
+def table(results, references=()):
+    """The context-switch table of a results dict (irqlab.ctxsw writes it):
+    one row per port, then the REFERENCE rows."""
+    head = ["port", "marker", "samples"] + [h for h, _, _ in TABLE_COLUMNS]
+    rows = []
+    for port, entry in results["cores"].items():
+        cases = entry["cases"]
+        n = min((cases[c]["count"] for c in cases if c != OVERHEAD), default=0)
+        rows.append([port, entry["marker"], str(n)] +
+                    [_fmt(cases.get(case, {}).get(stat)) for _, case, stat in TABLE_COLUMNS])
+    for ref in references:
+        cells = {("yield", "mean"): ref.mean, ("yield", "jitter"): ref.jitter, ("yield", "max"): ref.worst}
+        rows.append([ref.name, "REFERENCE", "-"] +
+                    [cells.get((case, stat)) or "-" for _, case, stat in TABLE_COLUMNS])
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    lines = ["  ".join(h.rjust(w) for h, w in zip(head, widths)),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows]
+    return "\n".join(lines)
+
+
+def details(results):
+    """Every case of every port: count, mean, min, median, max, jitter, left out."""
+    head = ["port", "case", "count", "mean", "min", "median", "max", "jitter", "ticked"]
+    rows = []
+    for port, entry in results["cores"].items():
+        for name, s in entry["cases"].items():
+            rows.append([port, name] + [_fmt(s.get(k)) for k in ("count", "mean", "min", "median", "max",
+                                                                  "jitter", "ticked")])
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    lines = ["  ".join(h.rjust(w) for h, w in zip(head, widths)), "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows]
+    return "\n".join(lines)
