@@ -32,7 +32,7 @@ test: setup
 	$(VENV)/bin/python -m pytest -q -n $(TEST_JOBS) --dist loadfile --durations=15 $(if $(PYTEST_MARKS),-m "$(PYTEST_MARKS)") $(PYTEST_ARGS) tests
 
 test-boards: setup
-	$(VENV)/bin/python -m pytest -q tests/test_boards.py tests/test_xilinx_flow.py tests/test_board_registry.py tests/test_flowlogs.py
+	$(VENV)/bin/python -m pytest -q tests/test_boards.py tests/test_arty_board.py tests/test_xilinx_flow.py tests/test_board_registry.py tests/test_flowlogs.py
 
 bitstream: setup
 	$(IRQLAB) build --board $(BOARD) --core $(CORE)
