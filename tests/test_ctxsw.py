@@ -77,7 +77,15 @@ def test_the_suite_states_its_output():
     assert expected_lines("ctxsw") == [f"ctxsw: {r}: ok" for r in ctxsw.ROUTINES] + ["ctxsw: ok"]
 
 
-def test_samples_from_a_synthetic_trace():
+def _figures(t, tmp_path):
+    """The suite's figures from a TraceBuilder's records, through a trace file."""
+    path = tmp_path / "ctxsw.bin"
+    path.write_bytes(b"".join(t.chunks))
+    records, _ = read_trace(str(path))
+    return ctxsw.figures(ctxsw.samples(records, CTX, RTOS))
+
+
+def test_samples_from_a_synthetic_trace(tmp_path):
     a, b, tick = CTX.CH_MARK_A, CTX.CH_MARK_B, RTOS.CH_TICK
     cid = {n: c.case_id for n, c in ctxsw.CASES.items()}
     t = TraceBuilder().time_hi(0)
@@ -86,12 +94,7 @@ def test_samples_from_a_synthetic_trace():
     t.sw(500, a, cid["yield"]).sw(600, tick).sw(700, b, cid["yield"])   # a tick inside: left out
     t.sw(800, b, cid["yield"])                                     # no start: ignored
     t.hw(1000, rise=1).sw(1050, a, cid["isr-give"]).sw(1300, b, cid["isr-give"])
-    path = "/tmp/irqlab-test-ctxsw-synthetic.bin"
-    with open(path, "wb") as f:
-        f.write(b"".join(t.chunks))
-    records, _ = read_trace(path)
-    os.remove(path)
-    f = ctxsw.figures(ctxsw.samples(records, CTX, RTOS))
+    f = _figures(t, tmp_path)
     assert f["marker"] == "sw-event" and f["overhead"] == 10
     assert f["cases"]["yield"]["count"] == 1 and f["cases"]["yield"]["min"] == 190
     assert f["cases"]["yield"]["ticked"] == 1
@@ -99,7 +102,7 @@ def test_samples_from_a_synthetic_trace():
     assert f["cases"]["irq-to-task"]["min"] == 300                 # from the edge, not corrected
 
 
-def test_pc_matches_place_the_marks():
+def test_pc_matches_place_the_marks(tmp_path):
     a, b = CTX.CH_MARK_A, CTX.CH_MARK_B
     cid = ctxsw.CASES["yield"].case_id
     t = TraceBuilder().time_hi(0)
@@ -108,12 +111,7 @@ def test_pc_matches_place_the_marks():
     t.core(108, 0, 0x200, ctxsw.PC_B).sw(109, b, ctxsw.CASES["overhead"].case_id)
     t.core(200, 0, 0x100, ctxsw.PC_A).sw(203, a, cid)
     t.core(350, 0, 0x200, ctxsw.PC_B).sw(353, b, cid)
-    path = "/tmp/irqlab-test-ctxsw-pc.bin"
-    with open(path, "wb") as f:
-        f.write(b"".join(t.chunks))
-    records, _ = read_trace(path)
-    os.remove(path)
-    f = ctxsw.figures(ctxsw.samples(records, CTX, RTOS))
+    f = _figures(t, tmp_path)
     assert f["marker"] == "pc-match" and f["overhead"] == 8
     assert f["cases"]["yield"]["min"] == 150 - 8
 
