@@ -8,8 +8,8 @@ IRQLAB := $(VENV)/bin/irqlab
 PYTEST_ARGS ?=
 # `make test` includes the ULX3S bitstream of the clic SoC (tests marked fpga,
 # about 25 min of place and route in WebAssembly, on one core): CI's budget is
-# 60 minutes on 2 cores, so the test files run on TEST_JOBS workers (one file
-# per worker at a time: the bitstream beside the simulations).
+# 60 minutes on 2 cores, so scripts/test.sh starts the fpga tests at once on
+# one core and runs the others beside them on TEST_JOBS-1 workers.
 # `make test PYTEST_MARKS="not fpga"` leaves it out; `make test-boards` runs
 # only the board tests (both boards' builds and flows).
 PYTEST_MARKS ?=
@@ -29,7 +29,7 @@ bench: setup
 	$(IRQLAB) bench --suite all
 
 test: setup
-	$(VENV)/bin/python -m pytest -q -n $(TEST_JOBS) --dist loadfile --durations=15 $(if $(PYTEST_MARKS),-m "$(PYTEST_MARKS)") $(PYTEST_ARGS) tests
+	TEST_JOBS="$(TEST_JOBS)" PYTEST_MARKS="$(PYTEST_MARKS)" PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh
 
 test-boards: setup
 	$(VENV)/bin/python -m pytest -q tests/test_boards.py tests/test_arty_board.py tests/test_xilinx_flow.py tests/test_board_registry.py tests/test_flowlogs.py
