@@ -79,7 +79,10 @@ case class CsrSlot(address: Int) {
   *    variants: soc/tcm.py VectorPrefetch reads mtvt + 4*id through the
   *    TCMs' free data-port cycles) the trap jumps straight to the handler
   *    when the entry is ready (minhv = 0), waiting for it at most
-  *    `vectorWait` cycles. Otherwise (Wishbone variants, an entry outside the
+  *    `vectorWait` cycles. Ready: the prefetcher's registered `valid` names
+  *    the word at last cycle's entry address, and clic.id and mtvt are
+  *    unchanged since (a store to the table clears `valid`), so a changed
+  *    id, mtvt or entry never jumps to a stale handler. Otherwise (Wishbone variants, an entry outside the
   *    TCMs, a busy port) the trap loads the pc with the entry's address and
   *    sets `vectorFetch`; the word fetched from there reaches decode as if it
   *    were an instruction, and is instead used as the jump target (& ~1): the
@@ -121,7 +124,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
 
   var clic: ClicRequest = null
   var vecAddress: UInt = null                    // vectorPrefetch: the entry mtvt + 4*id (out)
-  var vecValid: Bool = null                      // ... the memory holds vecData there now (in)
+  var vecValid: Bool = null                      // ... vecData is the word at last cycle's vecAddress (in)
   var vecData: Bits = null
   var clicClaim: Bool = null
   var clicClaimId: UInt = null
@@ -340,12 +343,19 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // the handler, as if the table fetch had completed (minhv = 0). A pointer
     // not ready yet (a new id, the port busy) is waited for, up to
     // vectorWait cycles (the table fetch costs more), then fetched.
+    // vecValid is registered (it names last cycle's vecAddress, soc/tcm.py
+    // VectorPrefetch), so the entry's adder and the prefetcher's address
+    // compare stay off the path to the fetch pc; the word is this cycle's
+    // entry when neither clic.id nor mtvt changed since.
     if (vectorPrefetch) vecAddress := vecEntry
-    val vecReady = if (vectorPrefetch) clic.shv && vecValid else False
+    val vecEntrySame = if (vectorPrefetch) RegNext(clic.id).init(0) === clic.id && RegNext(mtvtBase).init(0) === mtvtBase
+                       else False
+    val vecHit = if (vectorPrefetch) vecValid && vecEntrySame else False
+    val vecReady = if (vectorPrefetch) clic.shv && vecHit else False
     val vecHandler = if (vectorPrefetch) vecData.asUInt & ~U(1, 32 bits) else U(0, 32 bits)
     val irqAge = Reg(UInt(log2Up(vectorWait + 1) bits)) init (0)
     when(!irqRequest) { irqAge := 0 } elsewhen (irqAge =/= vectorWait) { irqAge := irqAge + 1 }
-    val vecOk = if (vectorPrefetch) !clic.shv || vecValid || irqAge === vectorWait else True
+    val vecOk = if (vectorPrefetch) !clic.shv || vecHit || irqAge === vectorWait else True
     val irqTake = irqRequest && !memoryTrap && vecOk
     val irqTarget = vecReady ? vecHandler | (clic.shv ? vecEntry | (mtvecBase @@ U"000000"))
     when(irqTake) {
