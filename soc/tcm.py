@@ -237,23 +237,28 @@ class DBusSplit(Module):
 
 class VectorPrefetch(Module):
     """Reads the CLIC pointer-table entry the core names (`address`: mtvt +
-    4*id, from the core's TrapCsrPlugin with vectorPrefetch) through the
-    TCMs' data ports in every cycle the data bus leaves the port free, so the
-    core can jump straight to the handler when it takes the interrupt.
+    4*id for the id the CLIC presents next, from the core's TrapCsrPlugin
+    with vectorPrefetch) through the TCMs' data ports in every cycle the
+    data bus leaves the port free, so the core can jump straight to the
+    handler when it takes the interrupt.
 
-    Contract: `valid` is a register, and `valid` = 1 in cycle t+1 iff
-    `data` in t+1 is the word the memory holds in t+1 at `address` of cycle
-    t (the core checks that its entry did not change meanwhile): the word
+    Contract: `valid` and `data` are registers, and `valid` = 1 in cycle
+    t+1 iff `data` in t+1 is the word the memory holds in t+1 at `address`
+    of cycle t (the core checks that its entry is that address): the word
     was read at that address, and no store to that TCM has fired since the
-    read was issued (a store in the cycle the word arrives invalidates it
-    from the next cycle; in that cycle the memory still holds the word). A
-    read issued in cycle t (port free, address in a TCM) arrives at t+1
-    (`data` is the RAM's output in t+1, later a register), so `valid` = 1
-    in t+1. Otherwise (the port busy, the address outside every TCM, a
-    store) `valid` is 0 and the core fetches the entry itself, as the
-    Wishbone variants always do. Registering the match keeps the address
-    compare, and the core's entry adder before it, off the core's path from
-    the trap decision to the fetch pc."""
+    read was issued (a store fired in cycle u invalidates it from u+1; in u
+    the memory still holds the word). A read issued in cycle t (port free,
+    address in a TCM) arrives at t+1 and is registered at its end: `valid`
+    from t+2 (if the address of t+1 is the same). Otherwise (the port busy,
+    the address outside every TCM, a store) `valid` is 0 and the core
+    fetches the entry itself, as the Wishbone variants always do.
+    Registering both keeps the address compare and the RAM's slow output
+    (with its route across the chip) off the core's path from the trap
+    decision to the fetch pc and the ITCM's address: the ULX3S's critical
+    paths at 50 MHz. The core names the next id's entry, so the cycle the
+    register costs is won back: a new id's word is ready in the second
+    cycle it is presented, as before with the combinational match.
+    """
     def __init__(self, tcms, dbus):
         self.address = Signal(32)
         self.valid = Signal()
@@ -275,11 +280,10 @@ class VectorPrefetch(Module):
             [dbus.borrow_re[k].eq(t.region.contains(self.address)) for k, t in enumerate(tcms)],
             issue.eq(Cat(*[dbus.port_free[k] & dbus.borrow_re[k] for k in range(len(tcms))])),
             writing.eq(Cat(*dbus.writing)),
-            # The word read last cycle is used at once (the RAM's output),
-            # then from the register.
+            # The word read last cycle is registered as it arrives.
             got_next.eq(Mux(pending != 0, pending, got) & ~writing),
             got_adr_next.eq(Mux(pending != 0, pend_adr, got_adr)),
-            self.data.eq(Mux(pending != 0, fresh, kept)),
+            self.data.eq(kept),
         ]
         self.sync += [
             pending.eq(issue),
@@ -287,9 +291,9 @@ class VectorPrefetch(Module):
             If(pending != 0, kept.eq(fresh)),
             got.eq(got_next),
             got_adr.eq(got_adr_next),
-            # Next cycle's `data`: a read issued now, or the kept word if it
-            # is this address's and survives this cycle's store.
-            self.valid.eq((issue != 0) | ((got_next != 0) & (got_adr_next == self.address[2:]))),
+            # Next cycle's `data` is this address's word and survives this
+            # cycle's store.
+            self.valid.eq((got_next != 0) & (got_adr_next == self.address[2:])),
         ]
 
 
