@@ -9,7 +9,7 @@ cycle t when cmd_valid and cmd_ready are both 1 in row t.
 
 from migen.sim import run_simulation
 
-from irqlab.soc.tcm import TcmRegion, TightlyCoupled
+from irqlab.soc.tcm import TcmRegion, TightlyCoupled, window_clashes
 
 ITCM = TcmRegion("itcm", 0x2000_0000, 0x100)
 DTCM = TcmRegion("dtcm", 0x3000_0000, 0x100)
@@ -245,3 +245,17 @@ def test_vector_prefetch_never_names_a_stale_word():
             valid_cycles += 1
             assert data == held[prev_word], f"cycle {c}: stale word"
     assert valid_cycles >= 4    # the check saw words
+
+
+def test_tcm_answers_its_window_and_the_soc_keeps_others_out():
+    """A TCM is decoded from the address's top four bits: a fetch past its
+    end (still in its 256 MiB window) reads its image again, not Wishbone;
+    window_clashes names the bus regions that would fall in a window."""
+    d = dut()
+    i = d.ibus
+    inputs = {0: {i.cmd_valid: 1, i.cmd_pc: ITCM.origin + ITCM.size + 4 * 3}, 1: {i.cmd_valid: 0}}
+    r = simulate(d, 3, inputs, ibus_probes(d))
+    assert r["rsp"][1] == 1 and r["inst"][1] == CODE[3] and r["cyc"] == [0, 0, 0]
+    regions = {"itcm": (ITCM.origin, ITCM.size), "sram": (0x1000_0000, 0x2000),
+               "main_ram": (0x4000_0000, 0x1000), "late": (0x2ff0_0000, 0x100)}
+    assert window_clashes([ITCM, DTCM], regions) == ["late"]
