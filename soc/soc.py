@@ -33,7 +33,7 @@ from irqlab.soc.tracer import TraceUnit
 from irqlab.soc import mtimer as mtimer_regs
 from irqlab.soc.mtimer import MachineTimer
 from irqlab.soc.clic import CLIC
-from irqlab.soc.tcm import TcmRegion
+from irqlab.soc.tcm import TcmRegion, window_clashes
 from irqlab.soc.busstress import BusStress
 
 LITEX_IRQS = range(0, 7)   # LiteX's IRQ manager places its peripherals here
@@ -93,6 +93,8 @@ class IrqlabSoC(SoCCore):
         if cfg.bus_stress:
             self.add_bus_stress()
         self.add_constant("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES)
+        clashes = window_clashes(self.tcm_regions, {n: (r.origin, r.size) for n, r in self.bus.regions.items()})
+        assert not clashes, f"bus regions in a TCM's decode window (soc/tcm.py): {clashes}"
 
     # ------------------------------------------------------------ the parts
 
@@ -162,6 +164,7 @@ class IrqlabSoC(SoCCore):
             clic.sources.eq(sources),
             cpu.clic_valid.eq(clic.irq_valid),
             cpu.clic_id.eq(clic.irq_id),
+            cpu.clic_next_id.eq(clic.irq_next_id),
             cpu.clic_level.eq(clic.irq_level),
             cpu.clic_shv.eq(clic.irq_shv),
             clic.claim.eq(cpu.clic_claim),

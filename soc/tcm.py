@@ -26,12 +26,17 @@ the command; DBusSimplePlugin issues in execute and takes the response in
 memory). `cmd.ready` is decoded from the address and one register, never
 from `cmd.valid`, so no combinational loop runs through the core. The
 Wishbone bridges are registered (one request at a time), off the TCM path.
+The data bus's path from the core's address adder to the RAMs is the
+SoC's longest (ULX3S): a TCM is decoded from the address's top four bits
+only (WINDOW_BITS), so it answers its whole 256 MiB window, its image
+repeated; the SoC keeps every other region out of those windows
+(`window_clashes`). "A TCM address" below means one in its window.
 
 Contracts, cycle by cycle (t = a cycle in which cmd.valid & cmd.ready):
 
 IBusSplit
   * cmd.ready = 1 unless a Wishbone fetch is outstanding.
-  * pc in a TCM: rsp.valid = 1 at t+1, rsp.inst = the word at pc (as the RAM
+  * pc in a TCM's window: rsp.valid = 1 at t+1, rsp.inst = the word at pc (as the RAM
     held it at the edge ending cycle t).
   * otherwise: CYC/STB from t+1 until the ACK cycle u (>= t+1); rsp.valid = 1
     at u with DAT_R; cmd.ready = 0 from t+1 to u; the next command may fire
@@ -55,7 +60,8 @@ VectorPrefetch (cores with TrapCsrPlugin's vectorPrefetch port)
   * a TCM's data port is free in a cycle without a command to it and
     without a load answer held at its output; then it reads the word at the
     core's vecPrefetch_address (if in that TCM). The data bus never waits.
-  * valid/data: see VectorPrefetch.
+  * valid/data: see VectorPrefetch (valid is registered: it names the
+    previous cycle's address).
 """
 
 from dataclasses import dataclass
@@ -64,6 +70,10 @@ from migen import *
 from migen.fhdl.specials import READ_FIRST
 
 from litex.soc.interconnect import wishbone
+
+# A TCM is decoded from the address's bits [WINDOW_BITS:32]: it answers its
+# whole 256 MiB window (its image repeated), where no other region may lie.
+WINDOW_BITS = 28
 
 
 @dataclass(frozen=True)
@@ -76,15 +86,33 @@ class TcmRegion:
     def __post_init__(self):
         assert self.size >= 4 and self.size & (self.size - 1) == 0, f"{self.name}: size must be a power of two"
         assert self.origin % self.size == 0, f"{self.name}: origin must be aligned to the size"
+        assert self.size <= 1 << WINDOW_BITS, f"{self.name}: larger than its decode window"
 
     @property
     def words(self):
         return self.size // 4
 
+    @property
+    def window(self):
+        """(origin, size) of the address window the TCM answers: the
+        WINDOW_BITS-aligned block around it, its image repeated."""
+        return self.origin & ~((1 << WINDOW_BITS) - 1), 1 << WINDOW_BITS
+
     def contains(self, address):
-        """The Migen expression `address` (32 bits, bytes) lies in the region."""
-        k = log2_int(self.size)
-        return address[k:32] == (self.origin >> k)
+        """The Migen expression `address` (32 bits, bytes) lies in the
+        region's window: a compare of the top bits only, one LUT after the
+        core's address adder (the data bus's path to the block RAMs)."""
+        return address[WINDOW_BITS:32] == (self.origin >> WINDOW_BITS)
+
+
+def window_clashes(tcm_regions, regions):
+    """The names of `regions` ({name: (origin, size)}, the SoC's other bus
+    regions) that overlap a TCM's window: those addresses would reach the TCM."""
+    clashes = []
+    for t in tcm_regions:
+        w0, wsize = t.window
+        clashes += [n for n, (o, size) in regions.items() if n != t.name and o < w0 + wsize and w0 < o + size]
+    return clashes
 
 
 class TcmMemory(Module):
@@ -186,7 +214,9 @@ class DBusSplit(Module):
         for k, t in enumerate(tcms):
             sel = Signal(name=f"{t.region.name}_sel")
             self.comb += [
-                sel.eq(fire & hit[k]),
+                # = fire & hit[k] (a TCM address is always ready), one gate
+                # shorter on the path from the address adder to the RAMs.
+                sel.eq(self.cmd_valid & hit[k]),
                 self.port_free[k].eq(~sel & ~held[k]),
                 self.writing[k].eq(sel & self.cmd_wr),
                 t.d.adr.eq(Mux(sel, self.cmd_address[2:], self.borrow_adr[2:])),
@@ -207,19 +237,28 @@ class DBusSplit(Module):
 
 class VectorPrefetch(Module):
     """Reads the CLIC pointer-table entry the core names (`address`: mtvt +
-    4*id, from the core's TrapCsrPlugin with vectorPrefetch) through the
-    TCMs' data ports in every cycle the data bus leaves the port free, so the
-    core can jump straight to the handler when it takes the interrupt.
+    4*id for the id the CLIC presents next, from the core's TrapCsrPlugin
+    with vectorPrefetch) through the TCMs' data ports in every cycle the
+    data bus leaves the port free, so the core can jump straight to the
+    handler when it takes the interrupt.
 
-    Contract: `valid` = 1 in a cycle iff `data` is the word the memory holds
-    at `address` in that cycle: the word was read at an address equal to
-    `address`, and no store to that TCM has fired since the read was issued
-    (a store in the cycle the word arrives invalidates it too). A read issued
-    in cycle t (port free, address in the TCM) arrives at t+1 and is
-    registered at the end of t+1: `valid` from t+1 on (in t+1 `data` is the
-    RAM's output, later the register). Otherwise (the port
-    busy, the address outside every TCM, a store) `valid` is 0 and the core
-    fetches the entry itself, as the Wishbone variants always do."""
+    Contract: `valid` and `data` are registers, and `valid` = 1 in cycle
+    t+1 iff `data` in t+1 is the word the memory holds in t+1 at `address`
+    of cycle t (the core checks that its entry is that address): the word
+    was read at that address, and no store to that TCM has fired since the
+    read was issued (a store fired in cycle u invalidates it from u+1; in u
+    the memory still holds the word). A read issued in cycle t (port free,
+    address in a TCM) arrives at t+1 and is registered at its end: `valid`
+    from t+2 (if the address of t+1 is the same). Otherwise (the port busy,
+    the address outside every TCM, a store) `valid` is 0 and the core
+    fetches the entry itself, as the Wishbone variants always do.
+    Registering both keeps the address compare and the RAM's slow output
+    (with its route across the chip) off the core's path from the trap
+    decision to the fetch pc and the ITCM's address: the ULX3S's critical
+    paths at 50 MHz. The core names the next id's entry, so the cycle the
+    register costs is won back: a new id's word is ready in the second
+    cycle it is presented, as before with the combinational match.
+    """
     def __init__(self, tcms, dbus):
         self.address = Signal(32)
         self.valid = Signal()
@@ -231,6 +270,8 @@ class VectorPrefetch(Module):
         got_adr = Signal(30)
         issue = Signal(len(tcms))
         writing = Signal(len(tcms))
+        got_next = Signal(len(tcms))   # `got` and `got_adr` of the next cycle
+        got_adr_next = Signal(30)
         fresh = Signal(32)
         kept = Signal(32)
         self.comb += fresh.eq(reduce(or_, [Replicate(pending[k], 32) & t.d.dat_r for k, t in enumerate(tcms)]))
@@ -239,22 +280,20 @@ class VectorPrefetch(Module):
             [dbus.borrow_re[k].eq(t.region.contains(self.address)) for k, t in enumerate(tcms)],
             issue.eq(Cat(*[dbus.port_free[k] & dbus.borrow_re[k] for k in range(len(tcms))])),
             writing.eq(Cat(*dbus.writing)),
-            # The word read last cycle is used at once (the RAM's output),
-            # then from the register.
-            self.valid.eq(((pending != 0) & (pend_adr == self.address[2:])) |
-                          ((got != 0) & (got_adr == self.address[2:]))),
-            self.data.eq(Mux(pending != 0, fresh, kept)),
+            # The word read last cycle is registered as it arrives.
+            got_next.eq(Mux(pending != 0, pending, got) & ~writing),
+            got_adr_next.eq(Mux(pending != 0, pend_adr, got_adr)),
+            self.data.eq(kept),
         ]
         self.sync += [
             pending.eq(issue),
             If(issue != 0, pend_adr.eq(self.address[2:])),
-            If(pending != 0,
-                kept.eq(fresh),
-                got_adr.eq(pend_adr),
-                got.eq(pending & ~writing),
-            ).Else(
-                got.eq(got & ~writing),
-            ),
+            If(pending != 0, kept.eq(fresh)),
+            got.eq(got_next),
+            got_adr.eq(got_adr_next),
+            # Next cycle's `data` is this address's word and survives this
+            # cycle's store.
+            self.valid.eq((got_next != 0) & (got_adr_next == self.address[2:])),
         ]
 
 
@@ -263,6 +302,7 @@ class TightlyCoupled(Module):
     `ibus`/`dbus` (IBusSplit/DBusSplit), and `ibus.wb`/`dbus.wb` to the SoC."""
     def __init__(self, regions, inits=None):
         inits = inits or {}
+        assert len({r.window for r in regions}) == len(regions), "two TCMs in one decode window"
         self.tcms = [TcmMemory(r, inits.get(r.name)) for r in regions]
         for t in self.tcms:
             setattr(self.submodules, t.region.name, t)

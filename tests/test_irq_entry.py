@@ -173,3 +173,164 @@ def test_divide_in_flight_does_not_delay_the_interrupt(row, tmp_path):
     first_div_done = next(t for t, pc in retires if pc == sym("div_chain"))
     first_handler = next(t for t, pc in retires if pc == sym("handler"))
     assert first_handler < first_div_done, "the handler waited for the divide"
+
+
+# ---------------------------------------------------------------------------
+# The prefetched pointer is never stale (TrapCsrPlugin with vectorPrefetch,
+# soc/tcm.py VectorPrefetch: `valid` names the previous cycle's entry
+# address). Each trial pends SOURCE with mtvt = table1, whose entry has been
+# read ahead, and changes the entry a few instructions later (by mtvt: csrw
+# to table2, or by a store into table1's entry), one distance per trial, so
+# that the change lands in each cycle around the take (the CLIC's request
+# arrives a few cycles after the pending store). The handler that runs must
+# be the one the entry names when the trap is taken: the old one iff the
+# changing instruction had not executed (it is then mepc or younger).
+
+DISTANCES = range(0, 14)
+
+STALE_PROGRAM = """
+    .equ CLIC_INT, {clic_base} + 0x1000 + 4 * {source}
+    .section .text.start, "ax"
+    .globl _start
+_start:
+    li t0, 1
+    li a5, {trace_enable}
+    sw t0, 0(a5)
+    la t0, exception
+    csrw mtvec, t0
+    li a5, CLIC_INT
+    li t1, 0xff030100            /* ctl 0xff, attr shv + positive edge, ie 1, ip 0 */
+    sw t1, 0(a5)
+    li t2, 0xff030101            /* the same with ip 1: the interrupt */
+    la s0, record
+    la s1, results
+    la s6, table1
+    la s7, table2
+    la s8, handler1
+    la s9, handler2
+    csrsi mstatus, 8
+{trials}
+    li a4, 0x100
+    j exit
+fail:
+    li a4, 0x101
+exit:
+    li a5, {sim_exit}
+    sw a4, 0(a5)
+1:  j 1b
+
+    .balign 4
+handler1:
+    li t0, 1
+    j handled
+handler2:
+    li t0, 2
+handled:
+    sw t0, 0(s0)
+    csrr t0, mepc
+    sw t0, 4(s0)
+    mret
+
+    .balign 64
+exception:
+    li a4, 0x102
+    li a5, {sim_exit}
+    sw a4, 0(a5)
+1:  j 1b
+
+    .balign 64
+table1:
+    .rept {source}
+    .word exception
+    .endr
+    .word handler1
+    .balign 64
+table2:
+    .rept {source}
+    .word exception
+    .endr
+    .word handler2
+
+    .section .bss
+    .balign 4
+record: .space 8
+    .globl results
+results: .space {results_size}
+"""
+
+TRIAL = """
+    csrw 0x307, s6               /* mtvt = table1 */
+    sw s8, 4 * {source}(s6)      /* table1's entry: handler1 */
+    sw zero, 0(s0)
+    .rept 12                     /* the prefetcher reads the entry */
+    nop
+    .endr
+    sw t2, 0(a5)                 /* pend */
+    .rept {d}
+    nop
+    .endr
+    .globl change_{kind}_{d}
+change_{kind}_{d}:
+    {change}
+    .rept 16
+    nop
+    .endr
+    lw t0, 0(s0)
+    beqz t0, fail
+    sw t0, 0(s1)
+    lw t0, 4(s0)
+    sw t0, 4(s1)
+    addi s1, s1, 8
+"""
+
+CHANGES = {
+    "mtvt": "csrw 0x307, s7",            # to table2
+    "store": "sw s9, 4 * {source}(s6)",  # table1's entry: handler2
+}
+
+
+def _run_program(row, tmp_path, text):
+    """Assemble `text` (code in the code memory, bss in the DTCM), run it on
+    the row's SoC; returns (its symbols, a reader of DTCM words by symbol)."""
+    model = sim.ensure_model(row)
+    code = model.code_memory
+    (tmp_path / "memory.ld").write_text(userprog.linker_script(model))
+    (tmp_path / "link.ld").write_text(LINK.format(code=code, data="dtcm"))
+    (tmp_path / "prog.S").write_text(text)
+    subprocess.run([GCC, "-march=rv32im_zicsr", "-mabi=ilp32", "-nostdlib", "-nostartfiles", "-T", "link.ld",
+                    "-o", "prog.elf", "prog.S"], cwd=tmp_path, check=True)
+    elf = elfimage.read(str(tmp_path / "prog.elf"))
+    images = elfimage.place(elf, memmap.memories(model.facts), model.facts["reset_address"])
+    r = sim.run(model, images.pop(code, None), str(tmp_path / "trace.bin"), images=images,
+                max_cycles=200_000, dump=("dtcm",))
+    assert r.exit_code == 0, (r.exit_code, r.sim_log)
+    dtcm = r.memories["dtcm"]
+    base = next(m.origin for m in memmap.memories(model.facts) if m.name == "dtcm")
+    word = lambda addr: int.from_bytes(dtcm[addr - base:addr - base + 4], "little")
+    return elf.symbol, word
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_prefetched_pointer_is_never_stale(row, tmp_path):
+    model = sim.ensure_model(row)
+    facts = dict(userprog.program_facts(model))
+    kinds = list(CHANGES)
+    trials = "".join(TRIAL.format(source=SOURCE, d=d, kind=k, change=CHANGES[k].format(source=SOURCE))
+                     for k in kinds for d in DISTANCES)
+    sym, word = _run_program(row, tmp_path, STALE_PROGRAM.format(
+        clic_base=model.facts["clic"]["base"], source=SOURCE, trace_enable=facts["IRQLAB_TRACE_ENABLE"],
+        sim_exit=facts["IRQLAB_SIM_EXIT"], trials=trials, results_size=8 * len(kinds) * len(DISTANCES)))
+    k = 0
+    for kind in kinds:
+        seen = []
+        for d in DISTANCES:
+            which, mepc = word(sym("results") + 8 * k), word(sym("results") + 8 * k + 4)
+            k += 1
+            change = sym(f"change_{kind}_{d}")
+            executed = mepc > change        # the change ran before the trap
+            assert which == (2 if executed else 1), \
+                f"{kind}, {d} nops: handler{which} ran with mepc {mepc:#x} (the change is at {change:#x})"
+            seen.append(which)
+        # The distances put the change both before and after the take.
+        assert set(seen) == {1, 2}, (kind, seen)
+        print(kind, seen)

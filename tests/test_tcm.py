@@ -9,7 +9,7 @@ cycle t when cmd_valid and cmd_ready are both 1 in row t.
 
 from migen.sim import run_simulation
 
-from irqlab.soc.tcm import TcmRegion, TightlyCoupled
+from irqlab.soc.tcm import TcmRegion, TightlyCoupled, window_clashes
 
 ITCM = TcmRegion("itcm", 0x2000_0000, 0x100)
 DTCM = TcmRegion("dtcm", 0x3000_0000, 0x100)
@@ -155,17 +155,20 @@ def vector_probes(d):
 
 
 def test_vector_prefetch_reads_free_port_cycles():
-    """VectorPrefetch: an entry address set in cycle 0 (port free) is valid
-    with its word from cycle 1 on; a new address is valid one cycle after
-    its read; while the data bus uses the port, or holds a load's answer at
-    its output, no read is issued (the load's answer is unharmed); a store
-    to the same TCM invalidates the word until it is read again."""
+    """VectorPrefetch: an entry address set in cycle 0 (port free) is read in
+    0, arrives in 1 and is registered: valid with its word from cycle 2 on.
+    `valid` names the previous cycle's address, so in the cycle a new
+    address appears (3) it still holds for the old one, and the new one is
+    valid two cycles after its read; while the data bus uses the port, or
+    holds a load's answer at its output, no read is issued (the load's
+    answer is unharmed); a store to the same TCM invalidates the word until
+    it is read again."""
     d = dut()
     v, b = d.vector, d.dbus
     a0, a1 = ITCM.origin + 4 * 5, ITCM.origin + 4 * 9
     inputs = {
         0: {v.address: a0},
-        3: {v.address: a1},                                        # read in 3, valid in 4
+        3: {v.address: a1},                                        # read in 3, valid in 5
         6: {b.cmd_valid: 1, b.cmd_wr: 0, b.cmd_address: ITCM.origin + 4 * 2, b.cmd_size: 2},
         7: {b.cmd_valid: 0, v.address: a0},                        # answer held: no read in 7..9
         10: {b.cmd_valid: 1, b.cmd_wr: 0, b.cmd_address: DTCM.origin, b.cmd_size: 2},
@@ -173,17 +176,86 @@ def test_vector_prefetch_reads_free_port_cycles():
         13: {b.cmd_valid: 1, b.cmd_wr: 1, b.cmd_address: ITCM.origin + 4 * 40, b.cmd_data: 7},
         14: {b.cmd_valid: 0},
     }
-    r = simulate(d, 17, inputs, vector_probes(d))
-    assert r["valid"][1:3] == [1, 1] and r["data"][1:3] == [CODE[5]] * 2
-    assert r["valid"][3] == 0 and r["valid"][4:7] == [1, 1, 1] and r["data"][4] == CODE[9]
+    r = simulate(d, 18, inputs, vector_probes(d))
+    assert r["valid"][0:2] == [0, 0]
+    assert r["valid"][2:4] == [1, 1] and r["data"][2:4] == [CODE[5]] * 2
+    assert r["valid"][4] == 0
+    assert r["valid"][5:7] == [1, 1] and r["data"][5] == CODE[9]
     # The ITCM load of cycle 6 answers in 7 and stays at the output until the
-    # next command (10): the prefetcher does not read a0 meanwhile.
+    # next command (10): the prefetcher does not read a0 meanwhile. In 7 the
+    # word of 6's address (a1) is still valid; the address is a0 from 7.
     assert r["rsp"][7:10] == [1, 1, 1] and r["ldata"][7:10] == [CODE[2]] * 3
-    assert r["valid"][7:10] == [0, 0, 0]
+    assert r["valid"][7] == 1 and r["data"][7] == CODE[9]
+    assert r["valid"][8:13] == [0] * 5
     # The DTCM load of cycle 10 frees the ITCM port from 11: a0 read in 11,
-    # valid in 12. The ITCM store of cycle 13 (the word still holds in 13)
-    # invalidates it from 14; read again in 14, valid in 15.
-    assert r["valid"][10:12] == [0, 0]
-    assert r["valid"][12:14] == [1, 1] and r["data"][12] == r["data"][13] == CODE[5]
-    assert r["valid"][14] == 0
-    assert r["valid"][15:17] == [1, 1] and r["data"][15] == CODE[5]
+    # valid in 13. The ITCM store of cycle 13 (the word still holds in 13)
+    # invalidates it from 14; read again in 14, valid in 16.
+    assert r["valid"][13] == 1 and r["data"][13] == CODE[5]
+    assert r["valid"][14:16] == [0, 0]
+    assert r["valid"][16:18] == [1, 1] and r["data"][16] == CODE[5]
+
+
+def test_vector_prefetch_never_names_a_stale_word():
+    """Cycle by cycle, against a model of the memory: whenever `valid` is 1,
+    `data` is the word the memory holds now at the previous cycle's address,
+    through address changes back and forth (A, B, A in consecutive cycles),
+    loads and stores to the table's TCM, and stores to the very entry."""
+    d = dut()
+    v, b = d.vector, d.dbus
+    mem = list(CODE)
+    A, B = 3, 7
+    script = {   # cycle: (vector address word, data-bus command or None)
+        0: (A, None), 2: (B, None), 3: (A, None), 4: (B, None), 5: (B, ("st", A, 0x111)),
+        6: (A, ("st", A, 0x222)), 7: (A, None), 8: (A, ("ld", B, None)), 9: (B, None),
+        10: (A, ("st", B, 0x333)), 11: (B, ("st", B, 0x444)), 12: (B, None), 13: (B, ("ld", A, None)),
+        14: (A, None), 15: (A, ("st", 20, 5)), 16: (A, None), 18: (B, None),
+    }
+    n = 21
+    seen = []
+
+    def gen():
+        word = None
+        for c in range(n):
+            if c in script:
+                word, cmd = script[c]
+                yield v.address.eq(ITCM.origin + 4 * word)
+                if cmd is None:
+                    yield b.cmd_valid.eq(0)
+                else:
+                    kind, w, val = cmd
+                    yield b.cmd_valid.eq(1)
+                    yield b.cmd_wr.eq(kind == "st")
+                    yield b.cmd_address.eq(ITCM.origin + 4 * w)
+                    yield b.cmd_size.eq(2)
+                    yield b.cmd_data.eq(val or 0)
+            elif c - 1 in script and script[c - 1][1] is not None:
+                yield b.cmd_valid.eq(0)
+            yield
+            seen.append(((yield v.valid), (yield v.data), word, [m for m in mem]))
+            cmd = script.get(c, (None, None))[1] if c in script else None
+            if cmd is not None and cmd[0] == "st":
+                mem[cmd[1]] = cmd[2]    # written at the edge ending cycle c
+
+    run_simulation(d, gen())
+    valid_cycles = 0
+    for c in range(1, n):
+        valid, data, _, held = seen[c]
+        prev_word = seen[c - 1][2]
+        if valid:
+            valid_cycles += 1
+            assert data == held[prev_word], f"cycle {c}: stale word"
+    assert valid_cycles >= 4    # the check saw words
+
+
+def test_tcm_answers_its_window_and_the_soc_keeps_others_out():
+    """A TCM is decoded from the address's top four bits: a fetch past its
+    end (still in its 256 MiB window) reads its image again, not Wishbone;
+    window_clashes names the bus regions that would fall in a window."""
+    d = dut()
+    i = d.ibus
+    inputs = {0: {i.cmd_valid: 1, i.cmd_pc: ITCM.origin + ITCM.size + 4 * 3}, 1: {i.cmd_valid: 0}}
+    r = simulate(d, 3, inputs, ibus_probes(d))
+    assert r["rsp"][1] == 1 and r["inst"][1] == CODE[3] and r["cyc"] == [0, 0, 0]
+    regions = {"itcm": (ITCM.origin, ITCM.size), "sram": (0x1000_0000, 0x2000),
+               "main_ram": (0x4000_0000, 0x1000), "late": (0x2ff0_0000, 0x100)}
+    assert window_clashes([ITCM, DTCM], regions) == ["late"]

@@ -79,7 +79,12 @@ case class CsrSlot(address: Int) {
   *    variants: soc/tcm.py VectorPrefetch reads mtvt + 4*id through the
   *    TCMs' free data-port cycles) the trap jumps straight to the handler
   *    when the entry is ready (minhv = 0), waiting for it at most
-  *    `vectorWait` cycles. Otherwise (Wishbone variants, an entry outside the
+  *    `vectorWait` cycles. The prefetcher reads one cycle ahead, at the
+  *    entry of the CLIC's next id (`clic_nextId`); ready: its registered
+  *    `valid` names the (registered) word at last cycle's address, that id
+  *    is clic.id now and mtvt is unchanged since (a store to the table
+  *    clears `valid`), so a changed id, mtvt or entry never jumps to a
+  *    stale handler. Otherwise (Wishbone variants, an entry outside the
   *    TCMs, a busy port) the trap loads the pc with the entry's address and
   *    sets `vectorFetch`; the word fetched from there reaches decode as if it
   *    were an instruction, and is instead used as the jump target (& ~1): the
@@ -120,8 +125,9 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   def addCsr(address: Int): CsrSlot = { val s = CsrSlot(address); slots += s; s }
 
   var clic: ClicRequest = null
-  var vecAddress: UInt = null                    // vectorPrefetch: the entry mtvt + 4*id (out)
-  var vecValid: Bool = null                      // ... the memory holds vecData there now (in)
+  var clicNextId: UInt = null                    // vectorPrefetch: clic.id of the next cycle (in)
+  var vecAddress: UInt = null                    // ... the entry mtvt + 4*nextId (out)
+  var vecValid: Bool = null                      // ... vecData is the word at last cycle's vecAddress (in)
   var vecData: Bits = null
   var clicClaim: Bool = null
   var clicClaimId: UInt = null
@@ -165,6 +171,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     clicClaim = out(Bool()).setName("clic_claim")
     clicClaimId = out(UInt(clicIdWidth bits)).setName("clic_claimId")
     if (vectorPrefetch) {
+      clicNextId = in(UInt(clicIdWidth bits)).setName("clic_nextId")
       vecAddress = out(UInt(32 bits)).setName("vecPrefetch_address")
       vecValid = in(Bool()).setName("vecPrefetch_valid")
       vecData = in(Bits(32 bits)).setName("vecPrefetch_data")
@@ -340,12 +347,22 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // the handler, as if the table fetch had completed (minhv = 0). A pointer
     // not ready yet (a new id, the port busy) is waited for, up to
     // vectorWait cycles (the table fetch costs more), then fetched.
-    if (vectorPrefetch) vecAddress := vecEntry
-    val vecReady = if (vectorPrefetch) clic.shv && vecValid else False
+    // vecValid and vecData are registered (they name last cycle's
+    // vecAddress, soc/tcm.py VectorPrefetch), so the entry's adder, the
+    // prefetcher's address compare and the RAM's output stay off the path
+    // to the fetch pc. To lose no cycle the prefetcher reads one cycle
+    // ahead, at the entry of the CLIC's next id (clic_nextId: the id its
+    // output register takes next); the word is this cycle's entry when that
+    // id is clic.id now and mtvt did not change since.
+    if (vectorPrefetch) vecAddress := mtvtValue + (clicNextId.resize(30) @@ U"00")
+    val vecEntrySame = if (vectorPrefetch) RegNext(clicNextId).init(0) === clic.id && RegNext(mtvtBase).init(0) === mtvtBase
+                       else False
+    val vecHit = if (vectorPrefetch) vecValid && vecEntrySame else False
+    val vecReady = if (vectorPrefetch) clic.shv && vecHit else False
     val vecHandler = if (vectorPrefetch) vecData.asUInt & ~U(1, 32 bits) else U(0, 32 bits)
     val irqAge = Reg(UInt(log2Up(vectorWait + 1) bits)) init (0)
     when(!irqRequest) { irqAge := 0 } elsewhen (irqAge =/= vectorWait) { irqAge := irqAge + 1 }
-    val vecOk = if (vectorPrefetch) !clic.shv || vecValid || irqAge === vectorWait else True
+    val vecOk = if (vectorPrefetch) !clic.shv || vecHit || irqAge === vectorWait else True
     val irqTake = irqRequest && !memoryTrap && vecOk
     val irqTarget = vecReady ? vecHandler | (clic.shv ? vecEntry | (mtvecBase @@ U"000000"))
     when(irqTake) {
