@@ -128,6 +128,7 @@ class IrqlabCore(CPU):
             o_retire_trap  = r.trap,
             o_retire_cause = r.cause,
             o_retire_mret  = r.mret,
+            o_retire_trapDelay = r.trap_delay,
         )
         if self.clic_sources:
             params.update(

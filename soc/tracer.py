@@ -71,6 +71,7 @@ class RetirePort:
         self.trap = Signal()        # this cycle is a trap entry (pc = handler address)
         self.cause = Signal(8)
         self.mret = Signal()
+        self.trap_delay = Signal(2)  # with trap: cycles since the core took it (shown behind retirements)
 
 
 class Serializer(Module):
@@ -169,7 +170,7 @@ class TraceUnit(Module, AutoCSR):
         # the core showed the event (ts_core), and the statistics see every
         # event class delayed alike (stats_* below), so no figure changes.
         r = RetirePort()
-        for name in ("valid", "pc", "trap", "cause", "mret"):
+        for name in ("valid", "pc", "trap", "cause", "mret", "trap_delay"):
             self.comb += getattr(r, name).eq(self._delayed(getattr(self.retire, name), RETIRE_DELAY))
         self.ts_core = ts_core = self._delayed(ts[:48], RETIRE_DELAY)
         self.pc_match = pc_match = Signal(n_pc_match)
@@ -184,13 +185,14 @@ class TraceUnit(Module, AutoCSR):
         ]
         self.core_kind = core_kind = Signal(8)
         self.core_arg = core_arg = Signal(8)
+        core_delay = Signal(2)        # trap records: the entry was this many cycles before the stamp
         self.core_valid = core_valid = Signal()   # a core event this cycle (before enable)
         first_match = Signal(8)
         self.comb += first_match.eq(0)
         for k in reversed(range(n_pc_match)):
             self.comb += If(pc_match[k], first_match.eq(k))
         self.comb += [
-            If(core_trap, core_kind.eq(rec.CORE_TRAP), core_arg.eq(r.cause)
+            If(core_trap, core_kind.eq(rec.CORE_TRAP), core_arg.eq(r.cause), core_delay.eq(r.trap_delay)
             ).Elif(core_mret, core_kind.eq(rec.CORE_MRET)
             ).Else(core_kind.eq(rec.CORE_PC_MATCH), core_arg.eq(first_match))
         ]
@@ -203,7 +205,7 @@ class TraceUnit(Module, AutoCSR):
         classes = [
             (enable & ((rise | fall) != 0), rec.TYPE_HW, hw_payload),
             (enable & sw_valid, rec.TYPE_SW, Cat(sw_data, sw_chan)),
-            (enable & core_valid, rec.TYPE_CORE, Cat(r.pc, core_kind, core_arg)),
+            (enable & core_valid, rec.TYPE_CORE, Cat(r.pc, core_kind, core_arg, core_delay)),
         ]
         stamps = [ts[:48], ts[:48], ts_core]
         fifos = []

@@ -18,12 +18,19 @@ What is checked, and how:
  * Claims are exact. The trace unit records every trap entry and mret of the
    core (retire port) and, in the clic-nv build, every retirement of the
    trampoline's mnxti instructions (PC comparators). A claim (the cycle the
-   CLIC's edge pending bit is cleared) is the trap entry cycle in the clic
-   build, and the mnxti's execute cycle = its retirement - 2 in clic-nv (a
-   CSR instruction executes with memory and writeBack empty, then spends one
-   cycle in each). Which mnxti claimed which source follows from the frame
-   structure: traps and mrets delimit trampoline frames, and the first
-   handler entry event inside a frame after an mnxti belongs to it.
+   CLIC's edge pending bit is cleared) is the cycle the core took the trap in
+   the clic build, and the mnxti's execute cycle in clic-nv. The core takes
+   an interrupt between memory and execute; the older instructions still in
+   memory and writeBack retire after that, and the retire port shows the
+   trap in the first cycle without a retirement, up to 2 cycles late, with
+   the delay in the trap record: taken = stamp - delay. An mret or a CSR
+   instruction acts in execute and retires 2 cycles later (memory and
+   writeBack never hold it), so one in memory when the trap is taken is
+   older than the trap but may retire after it is shown: core events are
+   read in the order the core acted (core_order). Which mnxti claimed which
+   source follows from the frame structure: traps and mrets delimit
+   trampoline frames, and the first handler entry event inside a frame
+   after an mnxti belongs to it.
  * The CLIC's state is then known at every cycle: the traced generator
    edges, the firmware's pend events (written with MIE=0 before the event,
    so no claim can fall in between) and the claims are replayed through the
@@ -58,7 +65,10 @@ What is checked, and how:
    (clicintctl with the low 8-nlbits bits set) and the replayed mil, and
    mcause (code, mpil) the replayed one: in the clic build that is the
    handler's own source ID and the level it interrupted.
- * Vectors: each trap goes to mtvt + 4 * id (clic) or to the trampoline.
+ * Vectors: each trap goes to the trampoline (clic-nv), or (clic) to its
+   pointer-table entry mtvt + 4 * id, whose word the fetch unit reads as the
+   handler's address, or, where the SoC's TCMs read the entry ahead, straight
+   to the handler it holds (read from the firmware image).
  * No lost interrupt: while the core runs at level 0 (no trap frame open) with
    a source pending, the trap follows within BASE_LATENCY_MAX cycles.
 
@@ -103,7 +113,9 @@ JITTER = _DEFAULTS["jitter"]
 PEND_CHANCE = int(os.environ.get("IRQLAB_TORTURE_PEND", _DEFAULTS["pend_chance"]))
 MAX_CYCLES = 20_000_000    # a run takes 2-6 M (the storm is finite: fw/torture/main.c)
 BASE_LATENCY_MAX = 150
-MNXTI_RETIRE_DELAY = 2
+# An mret or a CSR instruction (mnxti) acts in execute and retires two cycles
+# later: memory and writeBack never hold it (no bus access, no divide).
+EXECUTE_TO_RETIRE = 2
 
 # The firmware's channels, markers and configuration kinds (fw/torture/main.c uses the same).
 P = APP_PROTOCOLS["torture"]
@@ -128,6 +140,7 @@ class Run:
     cycles: int
     seconds: float
     facts: dict        # the SoC's (soc.json): interrupt map, the CLIC's size and output delay
+    image: bytes       # the code memory as loaded (it holds the CLIC's pointer table)
 
 
 def sim_cycles(sim_log):
@@ -148,25 +161,12 @@ def run(request, tmp_path_factory):
     r = sim.run(model, image, str(d / "trace.bin"), max_cycles=MAX_CYCLES)
     records, stats = r.trace(allow_problems=True)
     cycles, seconds = sim_cycles(r.sim_log)
-    return Run(row, seed, r, records, stats, cycles, seconds, model.facts)
-
-
-# The trace model below predates the fixed-point interrupt entry (issue #9):
-# the retire port may now show a trap 1-2 cycles after the core took it, a
-# vectored trap's target is the handler (the pointer was read ahead), and an
-# older mret may retire after the entry. Its claim, order and level checks
-# read those as errors, so they are expected to fail until the model (or the
-# retire port's record of the entry cycle) is updated; the result checks
-# (storm = quiet = qemu) do not use the model and must pass.
-MODEL_PENDING = "trace model predates the fixed-point interrupt entry (issue #9)"
+    return Run(row, seed, r, records, stats, cycles, seconds, model.facts, bytes(image))
 
 
 @pytest.fixture(scope="module")
 def checked(run):
-    try:
-        return Checker(run).check()
-    except Exception as e:        # the model's own set-up stops at the first claim it cannot place
-        pytest.xfail(f"{MODEL_PENDING}: {e}")
+    return Checker(run).check()
 
 
 def run_events(run):
@@ -232,6 +232,43 @@ def parse_config(evs):
     return cfg
 
 
+# --------------------------------------------------------- core events
+
+def is_trap(e):
+    return e.kind == "core" and e.index == rec.CORE_TRAP
+
+
+def is_retirement(e):
+    """A traced retirement: an mret or a PC match (the trampoline's mnxti)."""
+    return e.kind == "core" and e.index != rec.CORE_TRAP
+
+
+def acted(e):
+    """The cycle a core event changed the core's state: a trap when it was
+    taken (the retire port shows it behind older retirements and tells how
+    late), an mret or an mnxti in execute."""
+    return e.ts - rec.core_trap_delay(e.data) if is_trap(e) else e.ts - EXECUTE_TO_RETIRE
+
+
+def core_order(evs):
+    """Indices of evs in the order the core acted. The interrupt is taken
+    between memory and execute, so an mret (or mnxti) in memory then is older
+    than the trap although it retires after the trap was shown: such a
+    retirement acted before the trap was taken, and the trap moves behind it
+    (with any record between them, all older than the trap's handler)."""
+    order, trap_at = [], None       # trap_at: position of the last trap in order
+    for n, e in enumerate(evs):
+        if is_retirement(e) and trap_at is not None and acted(e) < acted(evs[order[trap_at]]):
+            order.append(n)
+            order.append(order.pop(trap_at))
+            trap_at = len(order) - 1
+            continue
+        if is_trap(e):
+            trap_at = len(order)
+        order.append(n)
+    return order
+
+
 # ------------------------------------------------------------------ checker
 
 @dataclasses.dataclass
@@ -285,6 +322,9 @@ class Checker:
         irq = run.facts["irq"]
         self.gen_first, self.gen_count = irq["claims"]["gen"]["first"], irq["claims"]["gen"]["count"]
         self.sw_first = irq["first_free"]      # software-pended sources: the free ones (fw/torture/main.c)
+        # SoCs with TCMs read the pointer-table entry ahead (soc/tcm.py VectorPrefetch).
+        self.prefetch = row_info(run.row).soc_config.tcm
+        self.order = core_order(self.evs)
 
     def sw(self, ch):
         return [e for e in self.evs if e.kind == "sw" and e.index == ch]
@@ -293,14 +333,33 @@ class Checker:
         ts = [e.ts for e in self.sw(P.CH_MARK) if e.data == m]
         return ts[0] if ts else None
 
+    def pointer(self, sid):
+        """The handler address in source sid's pointer-table entry (mtvt + 4 * id),
+        read from the code memory image."""
+        origin = self.run.facts["memory"][self.run.facts["code_memory"]]["origin"]
+        at = self.cfg.mtvt + 4 * sid - origin
+        return int.from_bytes(self.run.image[at:at + 4], "little") & ~1
+
+    def vectors(self, sid):
+        """Where a trap of source sid goes: the trampoline (clic-nv); the
+        pointer-table entry, whose word the fetch unit reads as the handler's
+        address (clic), or, with the pointer read ahead, the handler itself."""
+        if not self.shv:
+            return [self.cfg.mtvec & ~0x3F]
+        entry = self.cfg.mtvt + 4 * sid
+        return [entry, self.pointer(sid)] if self.prefetch else [entry]
+
     # ----------------------------------------------------------- pass 1
     def parse_frames(self):
         """Trap frames (trap entry .. mret) and the handler runs inside them;
-        the claim of each run; the level-0 intervals; traps in time order."""
+        the claim of each run; the level-0 intervals; traps in time order.
+        Core events are taken in the order the core acted (core_order), each
+        at the cycle it acted (acted)."""
         frames, insts, traps, base = [], [], [], []
         self.mnxti_claims = {}     # event index of a claiming mnxti -> source
         base_from = 0
-        for n, e in enumerate(self.evs):
+        for n in self.order:
+            e = self.evs[n]
             if e.kind == "core":
                 arg = (e.data >> 40) & 0xFF
                 if e.index == rec.CORE_TRAP:
@@ -308,15 +367,14 @@ class Checker:
                         self.fail.add("frames", f"exception at {e.ts}: mcause {arg & 0x7f}, "
                                                 f"vector {e.data & 0xFFFFFFFF:#x}")
                         continue
+                    taken, sid = acted(e), arg & 0x7F
                     if not frames:
-                        base.append((base_from, e.ts))
-                    # The vector: the table entry (clic) or the trampoline (clic-nv).
-                    want = self.cfg.mtvt + 4 * (arg & 0x7F) if self.shv else self.cfg.mtvec & ~0x3F
-                    if e.data & 0xFFFFFFFF != want:
-                        self.fail.add("frames", f"trap at {e.ts} (source {arg & 0x7f}) to {e.data & 0xFFFFFFFF:#x}, "
-                                                f"expected {want:#x}")
-                    frames.append(Frame(e.ts, arg & 0x7F))
-                    traps.append((e.ts, arg & 0x7F))
+                        base.append((base_from, taken))
+                    if e.data & 0xFFFFFFFF not in self.vectors(sid):
+                        self.fail.add("frames", f"trap at {taken} (source {sid}) to {e.data & 0xFFFFFFFF:#x}, "
+                                                "expected " + " or ".join(f"{v:#x}" for v in self.vectors(sid)))
+                    frames.append(Frame(taken, sid))
+                    traps.append((taken, sid))
                 elif e.index == rec.CORE_MRET:
                     if not frames:
                         self.fail.add("frames", f"mret at {e.ts} outside a trap frame")
@@ -327,12 +385,12 @@ class Checker:
                     if self.shv and f.handlers != 1:
                         self.fail.add("frames", f"trap at {f.trap} (source {f.cause}) ran {f.handlers} handlers")
                     if not frames:
-                        base_from = e.ts
+                        base_from = acted(e) + 1       # mil and MIE restored
                 elif e.index == rec.CORE_PC_MATCH:
                     if not frames:
                         self.fail.add("frames", f"mnxti retired at {e.ts} outside a trap frame")
                         continue
-                    frames[-1].mnxti = (e.ts, n)
+                    frames[-1].mnxti = (acted(e), n)
             elif e.kind == "sw" and e.index == P.CH_ENTRY:
                 sid = e.data & 0xFF
                 if not frames:
@@ -350,7 +408,7 @@ class Checker:
                     if f.mnxti is None:
                         self.fail.add("frames", f"handler {sid} entered at {e.ts} without an mnxti claim")
                         continue
-                    claim = f.mnxti[0] - MNXTI_RETIRE_DELAY
+                    claim = f.mnxti[0]
                     self.mnxti_claims[f.mnxti[1]] = sid
                     f.mnxti = None
                 inst = Instance(sid, claim, e.ts, e.data, entry_idx=n)
@@ -502,7 +560,8 @@ class Checker:
         core = clicmodel.CoreCsrs()
         saved = []                 # per open trap frame: the mcause its trap wrote
         raised, blocked = 0, 0
-        for n, e in enumerate(self.evs):
+        for n in self.order:
+            e = self.evs[n]
             if e.kind == "sw" and e.index == P.CH_THRESH:
                 core.mintthresh = e.data & 0xFF
                 raised += not (e.data >> 24) & 1
@@ -511,10 +570,10 @@ class Checker:
                     arg = (e.data >> 40) & 0xFF
                     if not arg & 0x80:
                         continue
-                    cause = arg & 0x7F
-                    lvl = cfg.level(self.tl.ctl(cause, e.ts))
+                    cause, taken = arg & 0x7F, acted(e)
+                    lvl = cfg.level(self.tl.ctl(cause, taken))
                     if not core.takes(lvl):
-                        fail.add("preemption", f"trap of source {cause} (level {lvl:#x}) at {e.ts} with mil "
+                        fail.add("preemption", f"trap of source {cause} (level {lvl:#x}) at {taken} with mil "
                                                f"{core.mil:#x}, mintthresh {core.mintthresh:#x}")
                     core.trap(cause, lvl)
                     saved.append(core.mcause)
@@ -524,7 +583,7 @@ class Checker:
                 elif e.index == rec.CORE_PC_MATCH and saved:
                     if cfg.mnxti_restores((e.data >> 40) & 0xFF):
                         core.mcause = saved[-1]
-                    c = e.ts - MNXTI_RETIRE_DELAY
+                    c = acted(e)
                     sid = self.mnxti_claims.get(n)
                     if sid is not None:
                         lvl = cfg.level(self.tl.ctl(sid, c))
@@ -782,7 +841,6 @@ def test_quiet_result_equals_qemu(run, tmp_path_factory):
     assert not d, f"{len(d)} words differ (core != qemu): " + "; ".join(d[:10])
 
 
-@pytest.mark.xfail(strict=False, reason=MODEL_PENDING)
 def test_every_interrupt_handled_exactly_once(checked):
     assert not checked.fail.any(["run", "frames", "exactly-once", "lost"]), \
         checked.fail.report(["run", "frames", "exactly-once", "lost"])
@@ -791,7 +849,6 @@ def test_every_interrupt_handled_exactly_once(checked):
     assert s["hw_handled"] > 300 and s["sw_handled"] > 300, fmt_stats(checked.run, checked)
 
 
-@pytest.mark.xfail(strict=False, reason=MODEL_PENDING)
 def test_handlers_run_in_clic_order(checked):
     assert not checked.fail.any(["order", "preemption"]), checked.fail.report(["order", "preemption"])
     s = checked.stats
@@ -801,7 +858,6 @@ def test_handlers_run_in_clic_order(checked):
         fmt_stats(checked.run, checked)
 
 
-@pytest.mark.xfail(strict=False, reason=MODEL_PENDING)
 def test_levels_seen_by_handlers(checked):
     assert not checked.fail.any(["levels"]), checked.fail.report(["levels"])
     print(fmt_stats(checked.run, checked))

@@ -134,8 +134,8 @@ def sw_payload(channel, data):
     return data | channel << 32
 
 
-def core_payload(pc, kind, arg):
-    return pc | kind << 32 | arg << 40
+def core_payload(pc, kind, arg, delay=0):
+    return pc | kind << 32 | arg << 40 | delay << 48
 
 
 def events_only(records):
@@ -312,6 +312,8 @@ def test_pc_match_comparators():
 
 
 def test_core_trap_and_mret():
+    """Trap and mret records; a trap's delay (the core took it that many
+    cycles before showing it) goes into trap records only."""
     b = Bench()
     t = b.dut
     b.at(0, t._enable.storage, 1)
@@ -320,6 +322,7 @@ def test_core_trap_and_mret():
     b.at(10, t.retire.trap, 1)
     b.at(10, t.retire.cause, 0x88)
     b.at(10, t.retire.pc, 0x1000)
+    b.at(10, t.retire.trap_delay, 2)       # held on: the mret record must not take it
     b.at(11, t.retire.trap, 0)
     b.at(11, t.retire.pc, 0x1004)          # ordinary retirement: nothing
     b.at(12, t.retire.mret, 1)
@@ -334,9 +337,10 @@ def test_core_trap_and_mret():
     records, stats = b.decode()
     assert_clean(stats, records)
     assert [(r.type, r.ts, r.payload) for r in events_only(records)] == [
-        (rec.TYPE_CORE, rows[10]["ts"], core_payload(0x1000, rec.CORE_TRAP, 0x88)),
+        (rec.TYPE_CORE, rows[10]["ts"], core_payload(0x1000, rec.CORE_TRAP, 0x88, delay=2)),
         (rec.TYPE_CORE, rows[12]["ts"], core_payload(0x1008, rec.CORE_MRET, 0)),
     ]
+    assert rec.core_trap_delay(events_only(records)[0].payload) == 2
 
 
 # --------------------------------------------------------------------------- FIFO full

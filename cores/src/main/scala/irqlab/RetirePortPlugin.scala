@@ -20,9 +20,11 @@ import vexriscv.plugin._
   *    TARGET (mtvec base, or base + 4*cause for interrupts in vectored mode),
   *    `retire_cause` = {interrupt, mcause.exceptionCode[6:0]} (the value mcause
   *    takes, interrupt flag in bit 7). The trapping instruction does not retire
-  *    (exceptions, ecall, ebreak) and an interrupt is taken with the pipeline
-  *    drained, so no retirement happens in a trap cycle: the two kinds never
-  *    coincide (checked by a simulation-only assertion).
+  *    (exceptions, ecall, ebreak). An interrupt taken while older instructions
+  *    still retire (TrapCsrPlugin takes it between memory and execute) is shown
+  *    in the first cycle after them without a retirement, so the two kinds
+  *    never coincide (checked by a simulation-only assertion);
+  *    `retire_trapDelay` says how many cycles after the take that is (0..2).
   *
   * `retire_valid` therefore also marks trap entries: this is the convention of
   * the trace unit's RetirePort (soc/tracer.py), which gates `trap` and `mret`
@@ -40,6 +42,7 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
   var retire_trap: Bool = null
   var retire_cause: Bits = null
   var retire_mret: Bool = null
+  var retire_trapDelay: UInt = null
 
   override def setup(pipeline: VexRiscv): Unit = {
     val csrIndex = pipeline.plugins.indexWhere(p => p.isInstanceOf[CsrPlugin] || p.isInstanceOf[TrapEvents])
@@ -52,6 +55,7 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
     retire_trap = out(Bool()).setName("retire_trap")
     retire_cause = out(Bits(8 bits)).setName("retire_cause")
     retire_mret = out(Bool()).setName("retire_mret")
+    retire_trapDelay = out(UInt(2 bits)).setName("retire_trapDelay")
   }
 
   /** A signal of the current component by its (final) name. */
@@ -104,7 +108,9 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
       // instructions in memory and writeBack are older and still retire. An
       // entry in a cycle with a retirement is shown in the next cycle without
       // one (there is always one before the handler's first retirement).
+      // The delay is shown with it: the trace then knows the entry cycle.
       val deferred = RegInit(False)
+      val deferredAge = Reg(UInt(2 bits))        // cycles since the deferred trap was taken
       val deferredCause = Reg(Bits(8 bits))
       val deferredTarget = Reg(UInt(32 bits))
       val trapShown = Bool()
@@ -116,8 +122,11 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
       when(retired) {
         when(trap) {
           deferred := True
+          deferredAge := 1
           deferredCause := cause
           deferredTarget := target
+        } elsewhen (deferred) {
+          deferredAge := deferredAge + 1
         }
       } otherwise { deferred := False }
 
@@ -126,8 +135,10 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
       retire_pc := (trapShown && !retired) ? targetShown | input(PC)
       retire_cause := (trapShown && !retired) ? causeShown | B(0, 8 bits)
       retire_mret := retired && isMret
+      retire_trapDelay := (deferred && !retired) ? deferredAge | U(0, 2 bits)
 
       assert(!(retired && trap && deferred), "RetirePortPlugin: a second trap entry before the first was shown", ERROR)
+      assert(!(deferred && deferredAge === 3), "RetirePortPlugin: a trap entry deferred by 3 cycles or more", ERROR)
     }
   }
 }

@@ -74,7 +74,8 @@ case class CsrSlot(address: Int) {
   *    So the entry costs the same whatever is in flight: the pipeline drain,
   *    a divide, a load-use interlock or a branch in flight change nothing.
   *    The retire port shows the entry in the first cycle from c0 without a
-  *    retirement (RetirePortPlugin): c0, or one or two cycles later.
+  *    retirement (RetirePortPlugin): c0, or one or two cycles later, and
+  *    says which (retire_trapDelay), so a trace knows c0.
   *  - Selective hardware vectoring (shv): with `vectorPrefetch` (the native
   *    variants: soc/tcm.py VectorPrefetch reads mtvt + 4*id through the
   *    TCMs' free data-port cycles) the trap jumps straight to the handler
