@@ -47,7 +47,7 @@ rest=$?
 
 start=$SECONDS
 while kill -0 "$FPGA_PID" 2>/dev/null; do   # progress while only the bitstream is left
-    flow=$(ls -t build/boards/*/flow.log 2>/dev/null | head -1)
+    flow=$(find build/boards -name flow.log -newer "$LOG" 2>/dev/null | head -1)   # this run's build
     last=$([ -n "$flow" ] && grep -a "^Info: \|^[0-9.]* *Executing" "$flow" | tail -1 | cut -c1-100)
     echo "make test: waiting for the FPGA tests ($(( (SECONDS - start) / 60 )) min): ${last:-starting}"
     sleep 60 & wait $!
