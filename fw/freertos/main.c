@@ -13,7 +13,18 @@
  * expect: freertos: mutex priority inheritance: ok
  * expect: freertos: software timers: ok
  * expect: freertos: notification from an ISR: ok
+ * expect: freertos: binary semaphore: ok
+ * expect: freertos: nested interrupts: ok
+ * expect: freertos: critical sections: ok
+ * expect: freertos: stack overflow detected: ok
  * expect: freertos: ok
+ *
+ * Where the port lets interrupts above configKERNEL_INTERRUPT_LEVEL nest and
+ * run inside critical sections (portHAS_NESTED_INTERRUPTS: the CLIC port),
+ * the nesting and critical-section checks assert that they do; elsewhere
+ * (FreeRTOS's own port: one ISR at a time, critical sections mask all) they
+ * assert that they do not. The stack-overflow check is the last: the kernel's
+ * hook ends the run.
  */
 #include "irqlab.h"
 #include "FreeRTOS.h"
@@ -31,13 +42,16 @@
 
 static TaskHandle_t runner;
 
-static void fail(const char *test, const char *what, uint32_t a, uint32_t b) {
+static void fail_at(const char *test, const char *what, int line, uint32_t a, uint32_t b) {
     taskDISABLE_INTERRUPTS();
-    console_printf("freertos: FAILED: %s: %s (%u, %u)\n", test, what, a, b);
+    console_printf("freertos: FAILED: %s: %s (main.c line %d; %u, %u)\n", test, what, line, a, b);
     irqlab_exit(1);
 }
+#define fail(test, what, a, b) fail_at(test, what, __LINE__, a, b)
 
-#define CHECK(test, cond, a, b) do { if (!(cond)) fail(test, #cond, (uint32_t)(a), (uint32_t)(b)); } while (0)
+/* A failed check names its line, not its text: the bus SoCs' 32 KiB ROM holds
+ * the kernel, the port and every check only without the condition strings. */
+#define CHECK(test, cond, a, b) do { if (!(cond)) fail(test, "check failed", (uint32_t)(a), (uint32_t)(b)); } while (0)
 
 static void passed(const char *test) { console_printf("freertos: %s: ok\n", test); }
 
@@ -247,6 +261,153 @@ static void test_isr_notification(void) {
     passed("notification from an ISR");
 }
 
+/* ------------------------------------------ a binary semaphore holds one give */
+static SemaphoreHandle_t binary;
+static volatile int binary_woken;
+
+static void binary_taker(void *arg) {
+    xSemaphoreTake(binary, portMAX_DELAY);
+    binary_woken = 1;
+    vTaskDelete(NULL);
+}
+
+static void test_binary(void) {
+    binary = xSemaphoreCreateBinary();
+    CHECK("binary semaphore", xSemaphoreTake(binary, 0) == pdFALSE, 0, 0);   /* created empty */
+    CHECK("binary semaphore", xSemaphoreGive(binary) == pdTRUE, 0, 0);
+    CHECK("binary semaphore", xSemaphoreGive(binary) == pdFALSE, 0, 0);      /* full: no second give */
+    CHECK("binary semaphore", uxSemaphoreGetCount(binary) == 1, uxSemaphoreGetCount(binary), 1);
+    CHECK("binary semaphore", xSemaphoreTake(binary, 0) == pdTRUE, 0, 0);
+    CHECK("binary semaphore", xSemaphoreTake(binary, 0) == pdFALSE, 0, 0);
+    must_create(binary_taker, "btake", NULL, PRIO_RUNNER + 1, NULL);        /* blocks on it */
+    CHECK("binary semaphore", !binary_woken, binary_woken, 0);
+    xSemaphoreGive(binary);                          /* the taker is higher: it ran before this line */
+    CHECK("binary semaphore", binary_woken, binary_woken, 1);
+    vTaskDelay(1);
+    vSemaphoreDelete(binary);
+    passed("binary semaphore");
+}
+
+/* ----------- ISRs at two levels: a kernel ISR defers to a task, a higher one nests */
+#ifndef portHAS_NESTED_INTERRUPTS
+#define portHAS_NESTED_INTERRUPTS 0
+#endif
+#define LEVEL_ABOVE_KERNEL 0xC0u                      /* a non-RTOS ISR: never calls the kernel */
+#define SPIN_LIMIT 20000
+static const struct gen_pattern one_pulse = { .mode = GEN_LEVEL, .delay = 40, .high = 1, .low = 1, .count = 1 };
+static volatile uint32_t high_isr_runs;
+static QueueHandle_t deferred;
+
+void IRQ_HANDLER(IRQLAB_IRQ_GEN_2)(void) {        /* above the kernel level */
+    gen_ack(1u << 2);
+    high_isr_runs++;
+}
+
+void IRQ_HANDLER(IRQLAB_IRQ_GEN_1)(void) {        /* at the kernel level */
+    BaseType_t woken = pdFALSE;
+    gen_ack(1u << 1);
+    uint32_t before = high_isr_runs;
+    gen_start(1u << 2);                             /* the higher line fires 40 cycles from now */
+#if portHAS_NESTED_INTERRUPTS
+    struct irq_nest n;
+    irq_nest_begin(&n);
+    for (int i = 0; i < SPIN_LIMIT && high_isr_runs == before; i++)
+        ;
+    irq_nest_end(&n);
+#endif
+    uint32_t nested = high_isr_runs - before;        /* ran inside this handler */
+    xQueueSendFromISR(deferred, &nested, &woken);
+    portYIELD_FROM_ISR(woken);
+}
+
+static void setup_line(unsigned irq, unsigned line, unsigned level) {
+    irq_configure(irq, IRQ_TRIG_LEVEL, level);
+    irq_enable(irq);
+    gen_config(line, &one_pulse);
+}
+
+static void test_nesting(void) {
+    deferred = xQueueCreate(2, sizeof(uint32_t));
+    setup_line(IRQLAB_IRQ_GEN_1, 1, configKERNEL_INTERRUPT_LEVEL);
+    setup_line(IRQLAB_IRQ_GEN_2, 2, LEVEL_ABOVE_KERNEL);
+    gen_start(1u << 1);
+    uint32_t nested = 99;
+    CHECK("nested interrupts", xQueueReceive(deferred, &nested, 20) == pdPASS, 0, 0);
+    vTaskDelay(1);                                   /* without nesting, the higher one runs after */
+    CHECK("nested interrupts", nested == portHAS_NESTED_INTERRUPTS, nested, portHAS_NESTED_INTERRUPTS);
+    CHECK("nested interrupts", high_isr_runs == 1, high_isr_runs, 1);
+    irq_disable(IRQLAB_IRQ_GEN_1);
+    vQueueDelete(deferred);
+    passed("nested interrupts");
+}
+
+/* ---- a critical section holds kernel ISRs; with the CLIC port, not the ones above */
+static void test_critical_sections(void) {
+    uint32_t high0 = high_isr_runs, kernel0 = isr_runs;
+    setup_line(IRQLAB_IRQ_GEN_0, 0, configKERNEL_INTERRUPT_LEVEL);   /* notifies this task */
+    taskENTER_CRITICAL();
+    gen_start((1u << 0) | (1u << 2));
+    for (int i = 0; i < SPIN_LIMIT && high_isr_runs == high0; i++)
+        ;
+    uint32_t high_inside = high_isr_runs - high0, kernel_inside = isr_runs - kernel0;
+    taskEXIT_CRITICAL();
+    CHECK("critical sections", kernel_inside == 0, kernel_inside, 0);
+    CHECK("critical sections", high_inside == portHAS_NESTED_INTERRUPTS, high_inside, portHAS_NESTED_INTERRUPTS);
+    CHECK("critical sections", ulTaskNotifyTake(pdTRUE, 20) == 1, isr_runs - kernel0, 1);   /* ran on exit */
+    CHECK("critical sections", high_isr_runs - high0 == 1, high_isr_runs - high0, 1);
+    irq_disable(IRQLAB_IRQ_GEN_0);
+    irq_disable(IRQLAB_IRQ_GEN_2);
+    passed("critical sections");
+}
+
+/* ------------- a task that reaches the end of its stack is caught at its next switch */
+#define STACK_FILL 0xa5a5a5a5u                       /* the kernel's fill byte, in every byte */
+static TaskHandle_t victim;
+
+/* The lowest word of the running task's stack: the end of the long run of
+ * never-written words below the frame (the word below it is the heap's
+ * header of the stack's block, never the fill). Short runs are unwritten
+ * slots of older frames; a trap may push a frame below sp at any time (the
+ * stock port saves on the task's stack), so the run is found, not counted. */
+#define LONG_RUN 32
+static StackType_t *stack_bottom(void) {
+    StackType_t *frame = __builtin_frame_address(0);
+    StackType_t *p = frame - 1;
+    for (UBaseType_t run = 0; run < LONG_RUN; p--) {
+        if (p <= frame - STACK)
+            fail("stack overflow detected", "no run of unwritten words below the frame", uxTaskGetStackHighWaterMark(NULL), 0);
+        run = *p == STACK_FILL ? run + 1 : 0;
+    }
+    while (*p == STACK_FILL)
+        p--;
+    return p + 1;
+}
+
+static void overflowing_task(void *arg) {
+    volatile StackType_t *bottom = stack_bottom();
+    for (int i = 0; i < 8; i++)                     /* what a runaway recursion writes last */
+        bottom[i] = 0;
+    taskYIELD();                                     /* the switch checks the stack's end */
+    fail("stack overflow detected", "the switch did not report it", 0, 0);
+}
+
+void vApplicationStackOverflowHook(TaskHandle_t task, char *name) {
+    if (task != victim) {
+        console_printf("freertos: FAILED: stack overflow in task %s\n", name);
+        irqlab_exit(104);
+    }
+    passed("stack overflow detected");
+    console_printf("freertos: ok\n");
+    taskDISABLE_INTERRUPTS();
+    irqlab_exit(0);
+}
+
+static void test_stack_overflow(void) {
+    if (xTaskCreate(overflowing_task, "victim", STACK, NULL, PRIO_RUNNER + 1, &victim) != pdPASS)
+        fail("create", "victim", 0, 0);
+    fail("stack overflow detected", "the victim returned", 0, 0);
+}
+
 /* ----------------------------------------------------------------- runner */
 static void run_tests(void *arg) {
     console_printf("freertos: scheduler started\n");
@@ -258,9 +419,10 @@ static void run_tests(void *arg) {
     test_mutex();
     test_timers();
     test_isr_notification();
-    console_printf("freertos: ok\n");
-    taskDISABLE_INTERRUPTS();          /* no tick event after the end: the trace drains */
-    irqlab_exit(0);
+    test_binary();
+    test_nesting();
+    test_critical_sections();
+    test_stack_overflow();             /* its hook prints the verdict and ends the run */
 }
 
 extern char trap_entry_direct[];

@@ -33,7 +33,8 @@ void vApplicationMallocFailedHook(void) {
     irqlab_exit(103);
 }
 
-void vApplicationStackOverflowHook(TaskHandle_t task, char *name) {
+/* Weak: an application that provokes an overflow on purpose has its own. */
+__attribute__((weak)) void vApplicationStackOverflowHook(TaskHandle_t task, char *name) {
     console_printf("freertos: FAILED: stack overflow in task %s\n", name);
     irqlab_exit(104);
 }

@@ -62,6 +62,9 @@ void vPortYield(void);
 #define portEND_SWITCHING_ISR(x)      do { if (x) vPortYield(); } while (0)
 #define portYIELD_FROM_ISR(x)         portEND_SWITCHING_ISR(x)
 
+/* Interrupts above configKERNEL_INTERRUPT_LEVEL nest over kernel ISRs and
+ * run inside critical sections (a feature the applications test). */
+#define portHAS_NESTED_INTERRUPTS     1
 #define portTASK_FUNCTION_PROTO(f, p) void f(void *p)
 #define portTASK_FUNCTION(f, p)       void f(void *p)
 
