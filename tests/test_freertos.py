@@ -33,3 +33,44 @@ def test_freertos_runs_its_checks(row, tmp_path):
     for name in ("TASK_IN", "TASK_OUT", "TASK_READY", "TICK", "ISR_ENTER", "QUEUE_SEND", "QUEUE_RECEIVE", "INHERIT",
                  "NOTIFY_ISR"):
         assert f"freertos.{name}" in seen, (name, sorted(seen))
+    if model.facts["clic"] and model.facts["trace"]["retire_port"]:
+        check_tick_saves_callee_only_to_switch(model, records)
+
+
+def tick_intervals(model, records):
+    """Per tick (trap with the machine timer's cause -> its mret, from the
+    retire port): (cycles, switched: a task was switched in, pc matched:
+    comparator 0 on port_tick_switch). An mret retiring just after a trap
+    record may be older than the trap (it acts 2 cycles before it retires;
+    the trap was taken core_trap_delay cycles before its record): skipped."""
+    tick_cause = 0x80 | model.facts["irq"]["claims"]["mtimer"]["first"]
+    ticks, cur = [], None
+    for x in records:
+        if x.type == rec.TYPE_CORE:
+            kind, arg = (x.payload >> 32) & 0xFF, (x.payload >> 40) & 0xFF
+            if kind == rec.CORE_TRAP:
+                cur = ({"start": x.ts, "taken": x.ts - rec.core_trap_delay(x.payload), "switched": False,
+                        "matched": False} if arg == tick_cause else None)
+            elif kind == rec.CORE_MRET and cur is not None and x.ts - 2 >= cur["taken"]:
+                ticks.append((x.ts - cur["start"], cur["switched"], cur["matched"]))
+                cur = None
+            elif kind == rec.CORE_PC_MATCH and cur is not None:
+                cur["matched"] = True
+        elif x.type == rec.TYPE_SW and cur is not None:
+            if describe.channel_name(describe.sw_fields(x.payload)[0]) == "freertos.TASK_IN":
+                cur["switched"] = True
+    return ticks
+
+
+def check_tick_saves_callee_only_to_switch(model, records):
+    """The CLIC port's tick (port-clic/portasm.S) saves the callee-saved
+    registers only when it switches tasks: the code that does it
+    (port_tick_switch, traced by a PC comparator) retires in exactly the
+    ticks that switch in a task, and a tick that does not switch is the
+    cheaper one."""
+    ticks = tick_intervals(model, records)
+    assert all(switched == matched for _, switched, matched in ticks), ticks
+    staying = sorted(c for c, switched, _ in ticks if not switched)
+    switching = sorted(c for c, switched, _ in ticks if switched)
+    assert len(staying) > 20 and len(switching) > 5, (len(staying), len(switching))
+    assert staying[len(staying) // 2] < switching[len(switching) // 2], (staying, switching)

@@ -439,6 +439,11 @@ int main(void) {
      * timeline of tasks, ISRs and kernel objects (`irqlab decode`). */
     tracer_rise_en_write(0);
     tracer_fall_en_write(0);
+    tracer_core_en_write(3);           /* trap entries and mrets: each handler's cost (own core) */
+#ifdef portTICK_SWITCH_PC
+    if (tracer_has_retire_read() & 1)  /* the tick's callee-saved stores: only in ticks that switch */
+        tracer_match0_write(portTICK_SWITCH_PC | 1u);
+#endif
     tracer_enable_write(1);
     if (xTaskCreate(run_tests, "runner", 2 * STACK, NULL, PRIO_RUNNER, &runner) != pdPASS)
         fail("create", "runner", 0, 0);

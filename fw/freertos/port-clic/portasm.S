@@ -6,9 +6,13 @@
 #ifdef __riscv_abi_rve
     .equ FRAME_REGS, 12
 #define SAVED 5,6,7,8,9,10,11,12,13,14,15
+#define CALLER_SAVED 5,6,7,10,11,12,13,14,15      /* with x1: what a C call may change */
+#define CALLEE_SAVED 8,9
 #else
     .equ FRAME_REGS, 28
 #define SAVED 5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+#define CALLER_SAVED 5,6,7,10,11,12,13,14,15,16,17,28,29,30,31
+#define CALLEE_SAVED 8,9,18,19,20,21,22,23,24,25,26,27
 #endif
     .equ FRAME, ((2 + FRAME_REGS) * 4 + 15) & ~15
     .equ MINHV, 0x40000000
@@ -49,11 +53,44 @@
     .endm
 
     .section .text.port_entries, "ax"
+    /* The tick saves what the C call may change (x1 and the caller-saved
+     * registers, mepc, mcause) into the task's frame, and the callee-saved
+     * ones only when it switches: the C ABI kept them, so they are still the
+     * task's after the call. A tick that does not switch returns to the
+     * same task without them (and with mepc and mcause untouched: no other
+     * trap can come in between, interrupts stay off in the port's entries). */
     .balign 4
     .global port_tick_entry
 port_tick_entry:
-    SAVE_TASK
-    call port_tick
+    addi sp, sp, -FRAME
+    sw x1, 8(sp)
+    .irp n, CALLER_SAVED
+    sw x\n, (12 + 4 * (\n - 5))(sp)
+    .endr
+    csrr t0, mepc
+    sw t0, 0(sp)
+    csrr t0, mcause
+    sw t0, 4(sp)
+    lw t0, pxCurrentTCB
+    sw sp, 0(t0)
+    lw sp, port_isr_stack_top
+    call port_tick                  /* a0: switch tasks */
+    lw t0, pxCurrentTCB
+    lw sp, 0(t0)
+    bnez a0, port_tick_switch
+    lw x1, 8(sp)
+    .irp n, CALLER_SAVED
+    lw x\n, (12 + 4 * (\n - 5))(sp)
+    .endr
+    addi sp, sp, FRAME
+    mret
+    .global port_tick_switch        /* traced by the tests: retires only in ticks that switch */
+port_tick_switch:
+    .irp n, CALLEE_SAVED
+    sw x\n, (12 + 4 * (\n - 5))(sp)
+    .endr
+    lw sp, port_isr_stack_top
+    call vTaskSwitchContext
     RESTORE_TASK
 
     .balign 4

@@ -65,6 +65,10 @@ void vPortYield(void);
 /* Interrupts above configKERNEL_INTERRUPT_LEVEL nest over kernel ISRs and
  * run inside critical sections (a feature the applications test). */
 #define portHAS_NESTED_INTERRUPTS     1
+/* The tick saves the callee-saved registers only when it switches tasks,
+ * from this label on (portasm.S); the application traces it. */
+void port_tick_switch(void);
+#define portTICK_SWITCH_PC            ((uint32_t)port_tick_switch)
 #define portTASK_FUNCTION_PROTO(f, p) void f(void *p)
 #define portTASK_FUNCTION(f, p)       void f(void *p)
 
