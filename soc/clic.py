@@ -45,8 +45,6 @@ irq_id/irq_level/irq_shv are meaningful only while irq_valid is 1; while
 nothing is pending, irq_id names the highest-ID enabled source (0 if none):
 the core's pointer prefetch (soc/tcm.py VectorPrefetch) reads that source's
 table entry ahead, so its next interrupt enters without waiting for it.
-irq_next_id (combinational, the tree's output) is the value irq_id takes
-at the next edge: the prefetch reads a new id's entry one cycle early.
 
 Latency: a source edge (or level change) in cycle t sets the pending bit in
 t+1 and shows on irq_valid/irq_id/irq_level/irq_shv in t+2. A claim in cycle c
@@ -194,7 +192,6 @@ class CLIC(Module):
         self.irq_id = Signal(max(1, log2_int(n_sources, need_pow2=False)))
         self.irq_level = Signal(8)
         self.irq_shv = Signal()
-        self.irq_next_id = Signal(len(self.irq_id))   # irq_id of the next cycle (comb)
         self.claim = Signal()
         self.claim_id = Signal(len(self.irq_id))
         self.size = 1 << (CLICINTIP_BASE + 4 * n_sources - 1).bit_length()
@@ -259,10 +256,9 @@ class CLIC(Module):
             held = Signal()
             self.sync += held.eq(stale)
             stale = stale | held
-        self.comb += self.irq_next_id.eq(best_id)
         self.sync += [
             self.irq_valid.eq(best_valid & ~stale),
-            self.irq_id.eq(self.irq_next_id),
+            self.irq_id.eq(best_id),
             self.irq_level.eq(best_ctl8 | level_mask),
             self.irq_shv.eq(best_shv),
         ]

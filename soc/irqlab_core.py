@@ -84,7 +84,6 @@ class IrqlabCore(CPU):
         # CLIC request (in) and claim (out), wired by the SoC to soc/clic.py.
         self.clic_valid    = Signal()
         self.clic_id       = Signal(12)
-        self.clic_next_id  = Signal(12)     # clic_id of the next cycle (the TCM variants' prefetch)
         self.clic_level    = Signal(8)
         self.clic_shv      = Signal()
         self.clic_claim    = Signal()
@@ -149,7 +148,7 @@ class IrqlabCore(CPU):
             params.update(self._native_buses(self.tcm.ibus, self.tcm.dbus))
             if self.clic_sources:   # TrapCsrPlugin(vectorPrefetch): the pointer-table read port
                 v = self.tcm.vector
-                params.update(i_clic_nextId=self.clic_next_id, o_vecPrefetch_address=v.address,
+                params.update(o_vecPrefetch_address=v.address,
                               i_vecPrefetch_valid=v.valid, i_vecPrefetch_data=v.data)
         else:
             params.update(self._wishbone_buses(ibus, dbus))

@@ -164,7 +164,6 @@ class IrqlabSoC(SoCCore):
             clic.sources.eq(sources),
             cpu.clic_valid.eq(clic.irq_valid),
             cpu.clic_id.eq(clic.irq_id),
-            cpu.clic_next_id.eq(clic.irq_next_id),
             cpu.clic_level.eq(clic.irq_level),
             cpu.clic_shv.eq(clic.irq_shv),
             clic.claim.eq(cpu.clic_claim),

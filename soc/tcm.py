@@ -237,7 +237,7 @@ class DBusSplit(Module):
 
 class VectorPrefetch(Module):
     """Reads the CLIC pointer-table entry the core names (`address`: mtvt +
-    4*id for the id the CLIC presents next, from the core's TrapCsrPlugin
+    4*id for the id the CLIC presents, from the core's TrapCsrPlugin
     with vectorPrefetch) through the TCMs' data ports in every cycle the
     data bus leaves the port free, so the core can jump straight to the
     handler when it takes the interrupt.
@@ -255,9 +255,9 @@ class VectorPrefetch(Module):
     Registering both keeps the address compare and the RAM's slow output
     (with its route across the chip) off the core's path from the trap
     decision to the fetch pc and the ITCM's address: the ULX3S's critical
-    paths at 50 MHz. The core names the next id's entry, so the cycle the
-    register costs is won back: a new id's word is ready in the second
-    cycle it is presented, as before with the combinational match.
+    paths at 50 MHz. A new id's word is ready in the third cycle the CLIC
+    presents it; while nothing is pending the CLIC presents the highest
+    enabled source, so a lone interrupt finds its word ready.
     """
     def __init__(self, tcms, dbus):
         self.address = Signal(32)

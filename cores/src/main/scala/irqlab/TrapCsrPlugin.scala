@@ -80,12 +80,11 @@ case class CsrSlot(address: Int) {
   *    variants: soc/tcm.py VectorPrefetch reads mtvt + 4*id through the
   *    TCMs' free data-port cycles) the trap jumps straight to the handler
   *    when the entry is ready (minhv = 0), waiting for it at most
-  *    `vectorWait` cycles. The prefetcher reads one cycle ahead, at the
-  *    entry of the CLIC's next id (`clic_nextId`); ready: its registered
-  *    `valid` names the (registered) word at last cycle's address, that id
-  *    is clic.id now and mtvt is unchanged since (a store to the table
-  *    clears `valid`), so a changed id, mtvt or entry never jumps to a
-  *    stale handler. Otherwise (Wishbone variants, an entry outside the
+  *    `vectorWait` cycles. Ready: the prefetcher's registered `valid` names
+  *    the (registered) word at last cycle's entry address, and clic.id and
+  *    mtvt are unchanged since (a store to the table clears `valid`), so a
+  *    changed id, mtvt or entry never jumps to a stale handler; a new id's
+  *    word is ready in the third cycle it is presented. Otherwise (Wishbone variants, an entry outside the
   *    TCMs, a busy port) the trap loads the pc with the entry's address and
   *    sets `vectorFetch`; the word fetched from there reaches decode as if it
   *    were an instruction, and is instead used as the jump target (& ~1): the
@@ -126,8 +125,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   def addCsr(address: Int): CsrSlot = { val s = CsrSlot(address); slots += s; s }
 
   var clic: ClicRequest = null
-  var clicNextId: UInt = null                    // vectorPrefetch: clic.id of the next cycle (in)
-  var vecAddress: UInt = null                    // ... the entry mtvt + 4*nextId (out)
+  var vecAddress: UInt = null                    // vectorPrefetch: the entry mtvt + 4*id (out)
   var vecValid: Bool = null                      // ... vecData is the word at last cycle's vecAddress (in)
   var vecData: Bits = null
   var clicClaim: Bool = null
@@ -172,7 +170,6 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     clicClaim = out(Bool()).setName("clic_claim")
     clicClaimId = out(UInt(clicIdWidth bits)).setName("clic_claimId")
     if (vectorPrefetch) {
-      clicNextId = in(UInt(clicIdWidth bits)).setName("clic_nextId")
       vecAddress = out(UInt(32 bits)).setName("vecPrefetch_address")
       vecValid = in(Bool()).setName("vecPrefetch_valid")
       vecData = in(Bits(32 bits)).setName("vecPrefetch_data")
@@ -351,12 +348,12 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // vecValid and vecData are registered (they name last cycle's
     // vecAddress, soc/tcm.py VectorPrefetch), so the entry's adder, the
     // prefetcher's address compare and the RAM's output stay off the path
-    // to the fetch pc. To lose no cycle the prefetcher reads one cycle
-    // ahead, at the entry of the CLIC's next id (clic_nextId: the id its
-    // output register takes next); the word is this cycle's entry when that
-    // id is clic.id now and mtvt did not change since.
-    if (vectorPrefetch) vecAddress := mtvtValue + (clicNextId.resize(30) @@ U"00")
-    val vecEntrySame = if (vectorPrefetch) RegNext(clicNextId).init(0) === clic.id && RegNext(mtvtBase).init(0) === mtvtBase
+    // to the fetch pc; the address comes from clic.id, a register, so the
+    // CLIC's arbitration tree stays off the path to the TCM's address (the
+    // ULX3S's 50 MHz). The word is this cycle's entry when neither clic.id
+    // nor mtvt changed since.
+    if (vectorPrefetch) vecAddress := vecEntry
+    val vecEntrySame = if (vectorPrefetch) RegNext(clic.id).init(0) === clic.id && RegNext(mtvtBase).init(0) === mtvtBase
                        else False
     val vecHit = if (vectorPrefetch) vecValid && vecEntrySame else False
     val vecReady = if (vectorPrefetch) clic.shv && vecHit else False
