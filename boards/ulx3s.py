@@ -43,7 +43,7 @@ BOARD = BoardDescriptor(
     # CLIC's request through the trap decision to the fetch pc and the ITCM
     # reached 40.8 MHz (`clic`, nextpnr at a 50 MHz target); issue #9 item 4.
     default_clock_hz=50e6,
-    soc_clock_hz={"clic": 35e6, "clint": 40e6},
+    soc_clock_hz={"clic": 35e6},
     soc_target="irqlab.boards.ulx3s:ULX3SSoC", platform=platform,
     programmer=Programmer(boards={d: "ulx3s" for d in DEVICES}),
     link=SerialLink(bridge="FT231X", baudrate=3_000_000),
