@@ -17,12 +17,24 @@
     .equ FRAME, ((2 + FRAME_REGS) * 4 + 15) & ~15
     .equ MINHV, 0x40000000
 
-    .macro SAVE_TASK
-    addi sp, sp, -FRAME
-    sw x1, 8(sp)
-    .irp n, SAVED
+    /* Registers xn (n in regs) to or from their slots of the frame at sp. */
+    .macro STORE_REGS regs:vararg
+    .irp n, \regs
     sw x\n, (12 + 4 * (\n - 5))(sp)
     .endr
+    .endm
+    .macro LOAD_REGS regs:vararg
+    .irp n, \regs
+    lw x\n, (12 + 4 * (\n - 5))(sp)
+    .endr
+    .endm
+
+    /* The task's frame with x1 and the registers in regs, mepc and mcause;
+     * its address in the TCB; then onto the ISR stack. */
+    .macro SAVE_TASK regs:vararg
+    addi sp, sp, -FRAME
+    sw x1, 8(sp)
+    STORE_REGS \regs
     csrr t0, mepc
     sw t0, 0(sp)
     csrr t0, mcause
@@ -45,9 +57,7 @@
     and t0, t0, t1
     csrw mcause, t0
     lw x1, 8(sp)
-    .irp n, SAVED
-    lw x\n, (12 + 4 * (\n - 5))(sp)
-    .endr
+    LOAD_REGS SAVED
     addi sp, sp, FRAME
     mret
     .endm
@@ -62,33 +72,18 @@
     .balign 4
     .global port_tick_entry
 port_tick_entry:
-    addi sp, sp, -FRAME
-    sw x1, 8(sp)
-    .irp n, CALLER_SAVED
-    sw x\n, (12 + 4 * (\n - 5))(sp)
-    .endr
-    csrr t0, mepc
-    sw t0, 0(sp)
-    csrr t0, mcause
-    sw t0, 4(sp)
-    lw t0, pxCurrentTCB
-    sw sp, 0(t0)
-    lw sp, port_isr_stack_top
+    SAVE_TASK CALLER_SAVED
     call port_tick                  /* a0: switch tasks */
     lw t0, pxCurrentTCB
     lw sp, 0(t0)
     bnez a0, port_tick_switch
     lw x1, 8(sp)
-    .irp n, CALLER_SAVED
-    lw x\n, (12 + 4 * (\n - 5))(sp)
-    .endr
+    LOAD_REGS CALLER_SAVED
     addi sp, sp, FRAME
     mret
     .global port_tick_switch        /* traced by the tests: retires only in ticks that switch */
 port_tick_switch:
-    .irp n, CALLEE_SAVED
-    sw x\n, (12 + 4 * (\n - 5))(sp)
-    .endr
+    STORE_REGS CALLEE_SAVED
     lw sp, port_isr_stack_top
     call vTaskSwitchContext
     RESTORE_TASK
@@ -96,7 +91,7 @@ port_tick_switch:
     .balign 4
     .global port_yield_entry
 port_yield_entry:
-    SAVE_TASK
+    SAVE_TASK SAVED
     call vTaskSwitchContext
     RESTORE_TASK
 
