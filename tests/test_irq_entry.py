@@ -26,7 +26,9 @@ SOURCE = 63            # a CLIC source no SoC block uses
 N_DIV = 4
 DIVIDEND, DIVISOR = 1000000007, 7
 
-PROGRAM = """
+# Pieces the two programs share (str.format fields: clic_base, source,
+# trace_enable, sim_exit).
+START = """
     .equ CLIC_INT, {clic_base} + 0x1000 + 4 * {source}
     .section .text.start, "ax"
     .globl _start
@@ -34,15 +36,40 @@ _start:
     li t0, 1
     li a5, {trace_enable}
     sw t0, 0(a5)                 /* the harness probes while the trace unit is on */
-    la t0, vectors
-    csrw 0x307, t0               /* mtvt */
-    la t0, exception
-    csrw mtvec, t0
+"""
+CLIC_SOURCE = """
     li a5, CLIC_INT
     li t1, 0xff030100            /* ctl 0xff, attr shv + positive edge, ie 1, ip 0 */
     sw t1, 0(a5)
     li t2, 0xff030101            /* the same with ip 1: the interrupt */
-    la s0, record
+"""
+EXCEPTION = """
+    .balign 64
+exception:
+    li a4, 0x102
+    li a5, {sim_exit}
+    sw a4, 0(a5)
+1:  j 1b
+"""
+
+
+def table(name, handler):
+    """A CLIC pointer table: every source before SOURCE traps as an exception."""
+    return f"""
+    .balign 64
+{name}:
+    .rept {{source}}
+    .word exception
+    .endr
+    .word {handler}
+"""
+
+
+PROGRAM = START + """    la t0, vectors
+    csrw 0x307, t0               /* mtvt */
+    la t0, exception
+    csrw mtvec, t0
+""" + CLIC_SOURCE + """    la s0, record
     csrsi mstatus, 8
 
     /* Trial 1: the interrupt meets a divide chain. */
@@ -92,20 +119,8 @@ handler:
     lw t0, 16(s0)
     mret
 
-    .balign 64
-exception:
-    li a4, 0x102
-    li a5, {sim_exit}
-    sw a4, 0(a5)
-1:  j 1b
-
-    .balign 64
-vectors:
-    .rept {source}
-    .word exception
-    .endr
-    .word handler
-
+""" + EXCEPTION + """
+""" + table("vectors", "handler") + """
     .section .bss
     .balign 4
     .globl record
@@ -188,21 +203,9 @@ def test_divide_in_flight_does_not_delay_the_interrupt(row, tmp_path):
 
 DISTANCES = range(0, 14)
 
-STALE_PROGRAM = """
-    .equ CLIC_INT, {clic_base} + 0x1000 + 4 * {source}
-    .section .text.start, "ax"
-    .globl _start
-_start:
-    li t0, 1
-    li a5, {trace_enable}
-    sw t0, 0(a5)
-    la t0, exception
+STALE_PROGRAM = START + """    la t0, exception
     csrw mtvec, t0
-    li a5, CLIC_INT
-    li t1, 0xff030100            /* ctl 0xff, attr shv + positive edge, ie 1, ip 0 */
-    sw t1, 0(a5)
-    li t2, 0xff030101            /* the same with ip 1: the interrupt */
-    la s0, record
+""" + CLIC_SOURCE + """    la s0, record
     la s1, results
     la s6, table1
     la s7, table2
@@ -231,26 +234,8 @@ handled:
     sw t0, 4(s0)
     mret
 
-    .balign 64
-exception:
-    li a4, 0x102
-    li a5, {sim_exit}
-    sw a4, 0(a5)
-1:  j 1b
-
-    .balign 64
-table1:
-    .rept {source}
-    .word exception
-    .endr
-    .word handler1
-    .balign 64
-table2:
-    .rept {source}
-    .word exception
-    .endr
-    .word handler2
-
+""" + EXCEPTION + """
+""" + table("table1", "handler1") + """""" + table("table2", "handler2") + """
     .section .bss
     .balign 4
 record: .space 8
