@@ -238,6 +238,13 @@ static void test_timers(void) {
     passed("software timers");
 }
 
+/* Generator line `line` on source `irq`, level-triggered at `level`, enabled. */
+static void setup_line(unsigned irq, unsigned line, unsigned level, const struct gen_pattern *p) {
+    irq_configure(irq, IRQ_TRIG_LEVEL, level);
+    irq_enable(irq);
+    gen_config(line, p);
+}
+
 /* --------------------------------- an interrupt wakes a task (deferred work) */
 static volatile uint32_t isr_runs;
 
@@ -251,9 +258,7 @@ void IRQ_HANDLER(IRQLAB_IRQ_GEN_0)(void) {
 
 static void test_isr_notification(void) {
     struct gen_pattern p = { .mode = GEN_LEVEL, .delay = 3000, .high = 1, .low = 1, .count = 1 };
-    irq_configure(IRQLAB_IRQ_GEN_0, IRQ_TRIG_LEVEL, configKERNEL_INTERRUPT_LEVEL);
-    irq_enable(IRQLAB_IRQ_GEN_0);
-    gen_config(0, &p);
+    setup_line(IRQLAB_IRQ_GEN_0, 0, configKERNEL_INTERRUPT_LEVEL, &p);
     gen_start(1u << 0);
     CHECK("notification from an ISR", ulTaskNotifyTake(pdTRUE, 20) == 1, isr_runs, 1);
     CHECK("notification from an ISR", isr_runs == 1, isr_runs, 1);
@@ -320,16 +325,10 @@ void IRQ_HANDLER(IRQLAB_IRQ_GEN_1)(void) {        /* at the kernel level */
     portYIELD_FROM_ISR(woken);
 }
 
-static void setup_line(unsigned irq, unsigned line, unsigned level) {
-    irq_configure(irq, IRQ_TRIG_LEVEL, level);
-    irq_enable(irq);
-    gen_config(line, &one_pulse);
-}
-
 static void test_nesting(void) {
     deferred = xQueueCreate(2, sizeof(uint32_t));
-    setup_line(IRQLAB_IRQ_GEN_1, 1, configKERNEL_INTERRUPT_LEVEL);
-    setup_line(IRQLAB_IRQ_GEN_2, 2, LEVEL_ABOVE_KERNEL);
+    setup_line(IRQLAB_IRQ_GEN_1, 1, configKERNEL_INTERRUPT_LEVEL, &one_pulse);
+    setup_line(IRQLAB_IRQ_GEN_2, 2, LEVEL_ABOVE_KERNEL, &one_pulse);
     gen_start(1u << 1);
     uint32_t nested = 99;
     CHECK("nested interrupts", xQueueReceive(deferred, &nested, 20) == pdPASS, 0, 0);
@@ -344,7 +343,7 @@ static void test_nesting(void) {
 /* ---- a critical section holds kernel ISRs; with the CLIC port, not the ones above */
 static void test_critical_sections(void) {
     uint32_t high0 = high_isr_runs, kernel0 = isr_runs;
-    setup_line(IRQLAB_IRQ_GEN_0, 0, configKERNEL_INTERRUPT_LEVEL);   /* notifies this task */
+    setup_line(IRQLAB_IRQ_GEN_0, 0, configKERNEL_INTERRUPT_LEVEL, &one_pulse);   /* notifies this task */
     taskENTER_CRITICAL();
     gen_start((1u << 0) | (1u << 2));
     for (int i = 0; i < SPIN_LIMIT && high_isr_runs == high0; i++)
