@@ -61,6 +61,11 @@ ROWS = {r.name: r for r in [
         b_symbol="clic_context_saved"),
     Row("clic-rv32e", "clic", "irqlab core, CLIC, vectored, firmware built for RV32E (ilp32e), ITCM + DTCM", "rv32em",
         mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+    # fastirq (cores/: FastIrqPlugin): bank switch, background save, emret.
+    Row("fastirq", "fastirq", "irqlab core, CLIC + fastirq: banked caller-saved registers, background save, "
+        "emret, ITCM + DTCM", "rv32im", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+    Row("fastirq-rv32e", "fastirq", "irqlab core, CLIC + fastirq, firmware built for RV32E (ilp32e), ITCM + DTCM",
+        "rv32em", mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
     # The `clic` firmware on the Wishbone memory path: what single-cycle memory buys.
     Row("clic-bus", "clic-bus", "irqlab core, CLIC, hardware-vectored, code and data on the Wishbone bus", "rv32im",
         hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),

@@ -68,6 +68,9 @@ class SocConfig:
     sram_size: int = 0x4000
     main_ram_size: int = 0x8000
     # memory "tcm": the instruction and data TCMs beside the core (soc/tcm.py).
+    # The own core's fast-interrupt extension (cores/: FastIrqPlugin): banked
+    # caller-saved registers, background save into the DTCM, emret.
+    fast_irq: bool = False
     itcm_size: int = 0x10000  # the FreeRTOS application with the CLIC stubs needs > 32 KiB
     dtcm_size: int = 0x8000
 
@@ -76,6 +79,7 @@ class SocConfig:
         assert (self.irq_model == "clic") == (self.clic_sources > 0), self.name
         assert self.memory in MEMORIES, self.memory
         assert self.memory != "tcm" or self.own_core, f"{self.name}: TCMs need the own core's native buses"
+        assert not self.fast_irq or (self.tcm and self.irq_model == "clic"), f"{self.name}: fastirq needs the CLIC and the DTCM"
 
     @property
     def own_core(self):
@@ -132,6 +136,7 @@ class SocConfig:
             "IRQLAB_OWN_CORE": int(self.own_core),
             "IRQLAB_HAS_TCM": int(self.tcm),
             "IRQLAB_HAS_BUS_STRESS": int(self.bus_stress),
+            "IRQLAB_HAS_FASTIRQ": int(self.fast_irq),
         })
         return f
 
@@ -148,6 +153,9 @@ SOCS = {s.name: s for s in [
               irq_model="csr-mask", retire_port=True, memory="tcm"),
     SocConfig("clic", OWN_CPU_TYPE, "clic-native", "irqlab core with the CLIC (docs/CLIC.md), ITCM + DTCM",
               irq_model="clic", retire_port=True, clic_sources=64, memory="tcm"),
+    SocConfig("fastirq", OWN_CPU_TYPE, "fastirq-native",
+              "irqlab core with the CLIC and fastirq (banked registers, background save, emret), ITCM + DTCM",
+              irq_model="clic", retire_port=True, clic_sources=64, memory="tcm", fast_irq=True),
     # The CLIC core with its memory on LiteX's Wishbone bus, as before the
     # TCMs: what the memory path costs.
     SocConfig("clic-bus", OWN_CPU_TYPE, "clic", "irqlab core with the CLIC, code and data on the Wishbone bus",

@@ -96,19 +96,20 @@ class IrqlabCore(CPU):
         self.clic_sources = 0
         self.tcm        = None
 
-    def attach(self, verilog, clic_sources=0, tcm_regions=(), tcm_inits=None):
+    def attach(self, verilog, clic_sources=0, tcm_regions=(), tcm_inits=None, save_tcms=()):
         """The core's Verilog (irqlab.corebuild.build_core) and, for a core
         with the CLIC interface, the number of CLIC sources. `tcm_regions`
         (soc/tcm.py TcmRegion): the core has native buses (NativeBusPlugin),
         and these TCMs sit beside it; `ibus`/`dbus` then carry only the
-        other addresses; `tcm_inits`: name -> initial words."""
+        other addresses; `tcm_inits`: name -> initial words; `save_tcms`:
+        the TCMs the core's fastirq save port writes (FastIrqPlugin)."""
         self.verilog = verilog
         self.clic_sources = clic_sources
         if clic_sources:
             self.interrupt = Signal(clic_sources)
         if tcm_regions:
             # LiteX made ibus/dbus bus masters already: the splits drive them.
-            self.submodules.tcm = self.tcm = TightlyCoupled(tcm_regions, tcm_inits)
+            self.submodules.tcm = self.tcm = TightlyCoupled(tcm_regions, tcm_inits, save_tcms)
             self.comb += [self.tcm.ibus.wb.connect(self.ibus), self.tcm.dbus.wb.connect(self.dbus)]
 
     def set_reset_address(self, reset_address):
@@ -150,6 +151,10 @@ class IrqlabCore(CPU):
                 v = self.tcm.vector
                 params.update(o_vecPrefetch_address=v.address,
                               i_vecPrefetch_valid=v.valid, i_vecPrefetch_data=v.data)
+            if self.tcm.save is not None:   # FastIrqPlugin's background save
+                v = self.tcm.save
+                params.update(o_fastirqSave_valid=v.valid, o_fastirqSave_address=v.address,
+                              o_fastirqSave_data=v.data, i_fastirqSave_ready=v.ready)
         else:
             params.update(self._wishbone_buses(ibus, dbus))
         self.platform.add_source(self.verilog)

@@ -12,6 +12,8 @@ system beside it:
                               └─► Wishbone (every other address)
     core vecPrefetch ──► VectorPrefetch ──► the data ports' free cycles
                               (the CLIC pointer-table entry, read ahead)
+    core fastirqSave ──► the DTCM's instruction port (FastIrqPlugin's
+                              background save of the interrupted context)
 
 Each TCM (`TcmMemory`) is one block RAM with two synchronous ports, one per
 bus, so a fetch and a load or store never wait for each other, and each bus
@@ -55,6 +57,15 @@ DBusSplit
     from t+1 to u. A store lets the core go on at once (as LiteX's VexRiscv
     bridge does).
 rsp.error is 0 on both buses (no access faults: cores/README.md).
+
+Save port (cores with FastIrqPlugin: `save_tcms` names the TCMs it writes)
+  * save.valid in cycle t with an address in such a TCM: the word is written
+    at the edge ending t, through that TCM's instruction port; save.ready = 1.
+    A fetch from that TCM cannot fire in t (cmd.ready = 0): fetches from the
+    DTCM are rare, and the ITCM's port, the fetch path of every instruction,
+    has no save mux. Any other address: save.ready = 0 (the stack of a
+    fastirq core lives in the DTCM; the core waits, its nested interrupts
+    with it).
 
 VectorPrefetch (cores with TrapCsrPlugin's vectorPrefetch port)
   * a TCM's data port is free in a cycle without a command to it and
@@ -120,7 +131,7 @@ class TcmMemory(Module):
     data port (`d`: read with `re`, write with byte enables), both
     synchronous: the word addressed in cycle t is at dat_r in cycle t+1. The
     data port's output holds until its next read (`re`)."""
-    def __init__(self, region, init=None):
+    def __init__(self, region, init=None, savable=False):
         self.region = region
         init = list(init) if init is not None else [0] * region.words
         assert len(init) <= region.words
@@ -128,15 +139,26 @@ class TcmMemory(Module):
         # simulation can put a new image in without a rebuild (as the ROM).
         init += [0] * (region.words - len(init))
         self.mem = Memory(32, region.words, init=init, name=region.name)
-        self.i = self.mem.get_port()
+        # With the save port, the instruction port writes too (whole words).
+        self.i = self.mem.get_port(write_capable=savable)
         self.d = self.mem.get_port(write_capable=True, we_granularity=8, has_re=True, mode=READ_FIRST)
         self.specials += self.mem, self.i, self.d
 
 
+class SavePort:
+    """FastIrqPlugin's `fastirqSave_*` port: a word write a cycle."""
+    def __init__(self):
+        self.valid = Signal()
+        self.address = Signal(32)
+        self.data = Signal(32)
+        self.ready = Signal()
+
+
 class IBusSplit(Module):
     """VexRiscv's IBusSimpleBus to the TCMs' instruction ports and a Wishbone
-    master for every other address (contract: the module's docstring)."""
-    def __init__(self, tcms):
+    master for every other address, and the save port to the instruction
+    ports of the TCMs in `save_tcms` (contract: the module's docstring)."""
+    def __init__(self, tcms, save=None, save_tcms=()):
         self.cmd_valid = Signal()
         self.cmd_ready = Signal()
         self.cmd_pc    = Signal(32)
@@ -149,11 +171,24 @@ class IBusSplit(Module):
         hit = Signal(len(tcms))
         answered = Signal(len(tcms))    # bit k: TCM k answers in this cycle
         busy = Signal()                  # a Wishbone fetch is outstanding
+        saving = Signal(len(tcms))      # bit k: the save port writes TCM k this cycle
+        for k, t in enumerate(tcms):
+            if save is not None and t.region.name in save_tcms:
+                self.comb += [
+                    saving[k].eq(save.valid & t.region.contains(save.address)),
+                    t.i.adr.eq(Mux(saving[k], save.address[2:], self.cmd_pc[2:])),
+                    t.i.dat_w.eq(save.data),
+                    t.i.we.eq(saving[k]),
+                ]
+            else:
+                self.comb += t.i.adr.eq(self.cmd_pc[2:])
+        if save is not None:
+            self.comb += save.ready.eq(Cat(*[t.region.contains(save.address) for t in tcms
+                                             if t.region.name in save_tcms]) != 0)
         self.comb += [
             hit.eq(Cat(*[t.region.contains(self.cmd_pc) for t in tcms])),
-            self.cmd_ready.eq(~busy),
+            self.cmd_ready.eq(~busy & ((hit & saving) == 0)),
             fire.eq(self.cmd_valid & self.cmd_ready),
-            [t.i.adr.eq(self.cmd_pc[2:]) for t in tcms],
             wb.cyc.eq(busy), wb.stb.eq(busy), wb.we.eq(0), wb.sel.eq(0xf), wb.cti.eq(0), wb.bte.eq(0),
             self.rsp_valid.eq((answered != 0) | (busy & wb.ack)),
             self.rsp_inst.eq(Mux(answered != 0,
@@ -299,14 +334,16 @@ class VectorPrefetch(Module):
 
 class TightlyCoupled(Module):
     """The TCMs and both bus splits: connect the core's native buses to
-    `ibus`/`dbus` (IBusSplit/DBusSplit), and `ibus.wb`/`dbus.wb` to the SoC."""
-    def __init__(self, regions, inits=None):
+    `ibus`/`dbus` (IBusSplit/DBusSplit), and `ibus.wb`/`dbus.wb` to the SoC;
+    with `save_tcms`, FastIrqPlugin's save port to `save`."""
+    def __init__(self, regions, inits=None, save_tcms=()):
         inits = inits or {}
         assert len({r.window for r in regions}) == len(regions), "two TCMs in one decode window"
-        self.tcms = [TcmMemory(r, inits.get(r.name)) for r in regions]
+        self.tcms = [TcmMemory(r, inits.get(r.name), savable=r.name in save_tcms) for r in regions]
         for t in self.tcms:
             setattr(self.submodules, t.region.name, t)
-        self.submodules.ibus = IBusSplit(self.tcms)
+        self.save = SavePort() if save_tcms else None
+        self.submodules.ibus = IBusSplit(self.tcms, self.save, save_tcms)
         self.submodules.dbus = DBusSplit(self.tcms)
         self.submodules.vector = VectorPrefetch(self.tcms, self.dbus)
 

@@ -176,7 +176,8 @@ class TraceUnit(Module, AutoCSR):
         self.pc_match = pc_match = Signal(n_pc_match)
         for k in range(n_pc_match):
             m = getattr(self, f"_match{k}").storage
-            self.comb += pc_match[k].eq(r.valid & m[0] & (r.pc[1:] == m[1:]))
+            # A retirement at that pc (a trap entry shows its target there too).
+            self.comb += pc_match[k].eq(r.valid & ~r.trap & m[0] & (r.pc[1:] == m[1:]))
         core_trap = Signal()
         core_mret = Signal()
         self.comb += [

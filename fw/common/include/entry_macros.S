@@ -55,6 +55,21 @@
     addi sp, sp, \frame
     .endm
 
+    /* The CLIC frame: the caller-saved registers in SAVE_CALLER's order,
+     * then mepc and mcause, 16-byte aligned. The mnxti trampoline builds it
+     * in software; FastIrqPlugin (cores/) stores the same frame in hardware
+     * (80 bytes with ilp32, 48 with ilp32e). */
+    .equ FRAME, (CALLER_REGS * 4 + 8 + 15) & ~15
+    .equ OFF_EPC, CALLER_REGS * 4
+    .equ OFF_CAUSE, CALLER_REGS * 4 + 4
+
+    /* emret (FastIrqPlugin): return switching the register bank back, or
+     * chain to a pending interrupt, or (after a nested entry) fall through.
+     * custom-0, unknown to the assembler. */
+    .macro EMRET
+    .insn i 0x0B, 0, x0, x0, 0
+    .endm
+
     .macro RESTORE_CALLER_MRET
     RESTORE_CALLER
     mret

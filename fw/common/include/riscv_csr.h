@@ -12,6 +12,14 @@
 #define CSR_MINTTHRESH  0x347
 #define CSR_MSCRATCHCSW 0x348
 #define CSR_MSCRATCHCSWL 0x349
+/* The own core's fast-interrupt extension (cores/: FastIrqPlugin). */
+#define CSR_MFASTIRQ        0x7C0
+#define CSR_MFASTIRQSTATUS  0x7C1
+#define MFASTIRQ_EN   0x1u       /* interrupts switch banks and save in the background */
+#define MFASTIRQ_E    0x2u       /* the save set of ilp32e */
+#define MFASTIRQSTATUS_BANK      0x1u
+#define MFASTIRQSTATUS_LIVE      0x2u
+#define MFASTIRQSTATUS_DRAINING  0x4u
 /* LiteX VexRiscv's external-interrupt lines (interrupt model csr-mask). */
 #define CSR_LITEX_IRQ_MASK    0xBC0
 #define CSR_LITEX_IRQ_PENDING 0xFC0

@@ -6,6 +6,13 @@
  *   the caller-saved registers, call irq_handler_n, restore, mret. Exceptions
  *   go to mtvec = trap_entry_direct (trap.S).
  *
+ * IRQLAB_HAS_FASTIRQ (vectored): the core switches the caller-saved
+ *   registers to a second bank, moves sp below the frame and stores the
+ *   interrupted context there in the background (cores/: FastIrqPlugin), so
+ *   entry n calls irq_handler_n at once (B is its first instruction) and
+ *   returns with emret; after a nested entry emret falls through and the
+ *   context comes back from the frame (fastirq_restore).
+ *
  * IRQLAB_HW_VECTORING=0  one entry for everything (mtvec = clic_trampoline): the
  *   spec's C-ABI trampoline. It saves the caller-saved registers, mepc and
  *   mcause, then serves interrupts through mnxti (which returns a pointer to
@@ -35,6 +42,28 @@ clic_vector_table:
     .word irq_vector_\n
     .endr
 
+#if IRQLAB_HAS_FASTIRQ
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63
+irq_vector_\n:
+    /* the core saved what a C call needs: B is the first instruction */
+    .global irq_context_saved_\n
+irq_context_saved_\n:
+    call irq_handler_\n
+    EMRET
+    j fastirq_restore
+    .endr
+
+    /* emret fell through: a nested entry used the bank, the context is in
+     * the frame (mepc and mcause too). */
+fastirq_restore:
+    csrci mstatus, MIE
+    lw a1, OFF_CAUSE(sp)
+    lw a0, OFF_EPC(sp)
+    csrw mcause, a1                /* mpil, mpie: what mret restores */
+    csrw mepc, a0
+    RESTORE_CALLER FRAME
+    mret
+#else
     .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63
 irq_vector_\n:
     SAVE_CALLER
@@ -44,17 +73,14 @@ irq_context_saved_\n:
     call irq_handler_\n
     RESTORE_CALLER_MRET
     .endr
+#endif
 
 #else
     .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63
     .word irq_handler_\n
     .endr
 
-    /* The frame: the caller-saved registers, then mepc and mcause. */
-    .equ FRAME, (CALLER_REGS * 4 + 8 + 15) & ~15
-    .equ OFF_EPC, CALLER_REGS * 4
-    .equ OFF_CAUSE, CALLER_REGS * 4 + 4
-
+    /* The frame (FRAME, OFF_EPC, OFF_CAUSE: entry_macros.S). */
     .balign 64
     .global clic_trampoline
 clic_trampoline:

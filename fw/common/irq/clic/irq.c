@@ -23,6 +23,10 @@ void irq_init(void) {
     CSRW(CSR_MINTTHRESH, 0);
     CSRW(CSR_MTVT, clic_vector_table);
     CSRW(mtvec, IRQLAB_HW_VECTORING ? trap_entry_direct : clic_trampoline);
+#if IRQLAB_HAS_FASTIRQ && IRQLAB_HW_VECTORING
+    /* entry.S's vectors expect the bank switch and the hardware frame */
+    CSRW(CSR_MFASTIRQ, MFASTIRQ_EN | (IRQLAB_ABI_RV32E ? MFASTIRQ_E : 0));
+#endif
 }
 
 int irq_configure(unsigned irq, enum irq_trigger trig, unsigned level) {

@@ -5,35 +5,64 @@ import spinal.lib._
 import vexriscv._
 import vexriscv.plugin._
 
-/** Which register bank the pipeline reads and writes. A plugin that switches
-  * banks (fastirq: a second bank on interrupt entry) drives these; by default
-  * both are bank 0. */
+/** The register banks, for a plugin that switches them (FastIrqPlugin: a
+  * second bank of the caller-saved registers on interrupt entry).
+  *
+  *  - `bank` (driven by the switching plugin; 0 without one) is the bank the
+  *    instructions fetched from now on read and write. Every instruction
+  *    carries the bank it was decoded with (`REG_BANK`) to writeBack, so an
+  *    older instruction still in flight when the bank changes writes its own.
+  *  - `inject` (valid in cycle t) makes decode's register read of cycle t
+  *    for the instruction decode holds in t+1 read the fields of `payload`
+  *    instead of the fetched instruction's: the switching plugin then puts
+  *    that instruction into decode in t+1 (FastIrqPlugin's stack-pointer
+  *    adjustment).
+  *  - `drainRead(bank, reg)` is a read port of its own (synchronous: the word
+  *    in the cycle after the address) for a plugin that copies a bank out.
+  */
 trait RegFileBanks {
   def bankCount: Int
-  def readBank: UInt
-  def writeBank: UInt
+  def bank: UInt
+  def inject: Flow[Bits]
+  def isBanked(reg: Int): Boolean
+  def drainRead(bank: UInt, reg: UInt): Bits
 }
 
-/** irqlab's integer register file: `banks` copies of x0..x31 (or x0..x15 with
-  * rv32e) in one RAM, read synchronously in decode (the address comes from
-  * the fetch stage, one cycle ahead; decode's stall picks the word after the
-  * RAM, see below), written from writeBack.
+object RegBank {
+  /** The bank an instruction reads and writes (set in decode). */
+  object REG_BANK extends Stageable(UInt(1 bits))
+}
+
+/** irqlab's integer register file: x0..x31 (or x0..x15 with rv32e) in one
+  * RAM, read synchronously in decode (the address comes from the fetch stage,
+  * one cycle ahead; decode's stall picks the word after the RAM, see below),
+  * written from writeBack.
   *
-  * The bank index is the top of the RAM address. Switching it is free of
-  * pipeline hazards only while no instruction is in flight between decode
-  * and writeBack: that is the case in the cycle an interrupt is taken
-  * (TrapCsrPlugin drains the pipeline first), which is where fastirq switches.
-  * x0 reads as 0 in every bank (a read of register 0 is forced to 0, and
-  * writes to it are dropped in decode), so banks need no initialisation.
+  * With `banks` = 2, the registers `banked` names have a second copy: the
+  * bank is the top of the RAM address for them, and every other register
+  * (for FastIrqPlugin: the callee-saved ones, sp, gp, tp) is shared, always
+  * in bank 0. An instruction reads and writes the bank it was decoded with
+  * (`RegBank.REG_BANK`). x0 reads as 0 in every bank (a read of register 0
+  * is forced to 0, and writes to it are dropped in decode), so banks need no
+  * initialisation.
+  *
+  * VexRiscv's bypasses (HazardSimplePlugin) compare register numbers, not
+  * banks: a plugin that switches banks keeps instructions of the other bank
+  * out of memory and writeBack where a register the new code needs could be
+  * bypassed from them (FastIrqPlugin: the interrupted code needs nothing
+  * from the handler's fresh bank; `emret` waits for older instructions).
   */
-class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false)
+class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int => Boolean = _ => true)
     extends Plugin[VexRiscv] with RegFileService with RegFileBanks {
-  require(banks >= 1 && isPow2(banks), "banks: a power of two")
+  require(banks == 1 || banks == 2, "banks: 1 or 2")
 
   override def readStage(): Stage = pipeline.decode
   override def bankCount: Int = banks
-  var readBank: UInt = null
-  var writeBank: UInt = null
+  override def isBanked(reg: Int): Boolean = banks > 1 && reg != 0 && banked(reg)
+  var bank: UInt = null
+  var inject: Flow[Bits] = null
+  private var ram: Mem[Bits] = null
+  private val regBits = if (rv32e) 4 else 5
 
   override def setup(pipeline: VexRiscv): Unit = {
     import pipeline.config._
@@ -41,9 +70,22 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false)
     decoder.addDefault(RS1_USE, False)
     decoder.addDefault(RS2_USE, False)
     decoder.addDefault(REGFILE_WRITE_VALID, False)
-    readBank = UInt(log2Up(banks) bits)
-    writeBank = UInt(log2Up(banks) bits)
+    bank = UInt(1 bits)
+    inject = Flow(Bits(32 bits))
   }
+
+  /** The RAM address of register `reg` in `bank`: banked registers have the
+    * bank as the address's top bit, shared ones are in bank 0. */
+  private def address(bank: UInt, reg: Bits): UInt = {
+    val r = reg(regBits - 1 downto 0).asUInt
+    if (banks == 1) r
+    else {
+      val mask = B((0 until (1 << regBits)).filter(isBanked).map(k => BigInt(1) << k).sum, (1 << regBits) bits)
+      (bank & mask(r).asUInt) @@ r
+    }
+  }
+
+  override def drainRead(bank: UInt, reg: UInt): Bits = ram.readSync(address(bank, reg.asBits.resize(regBits)))
 
   /** The instruction the fetcher delivers to decode this cycle (the
     * fetcher's own signal, found by its name: it is local to IBusSimplePlugin's
@@ -62,15 +104,11 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false)
   override def build(pipeline: VexRiscv): Unit = {
     import pipeline._
     import pipeline.config._
+    import RegBank._
 
-    val regBits = if (rv32e) 4 else 5
-    val bankBits = log2Up(banks)
-    if (banks > 1) { readBank := 0; writeBank := 0 }    // a bank-switching plugin overrides
-
-    val ram = Mem(Bits(32 bits), banks << regBits).addAttribute(Verilator.public)
-    def address(bank: UInt, reg: Bits): UInt =
-      if (banks == 1) reg(regBits - 1 downto 0).asUInt
-      else bank @@ reg(regBits - 1 downto 0).asUInt
+    ram = Mem(Bits(32 bits), banks << regBits).addAttribute(Verilator.public)
+    if (banks == 1) bank := 0
+    inject.setIdle()                                       // a switching plugin overrides
 
     // Writes to x0 never happen (and in RV32E neither to x16..x31).
     when(decode.input(INSTRUCTION)(Riscv.rdRange) === 0) { decode.input(REGFILE_WRITE_VALID) := False }
@@ -86,13 +124,14 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false)
       // address: both instructions are read, each on its own read port, and
       // the stall is registered to pick the word after the RAM. The same
       // words in the same cycle as one read of INSTRUCTION_ANTICIPATED.
+      // An injected instruction takes the fetched one's port.
       val held = input(INSTRUCTION)
-      val fetched = fetchedInstruction(pipeline)
-      val pickHeld = RegNext(arbitration.isStuck)
+      val fetched = inject.valid ? inject.payload | fetchedInstruction(pipeline)
+      val pickHeld = RegNext(arbitration.isStuck && !inject.valid)
       def read(field: Range): Bits = {
         def one(instr: Bits): (Bits, Bool) = {
           val reg = instr(field)
-          (ram.readSync(address(readBank, reg)), RegNext(reg(regBits - 1 downto 0) === 0))
+          (ram.readSync(address(bank, reg)), RegNext(reg(regBits - 1 downto 0) === 0))
         }
         val (heldData, heldZero) = one(held)
         val (fetchedData, fetchedZero) = one(fetched)
@@ -103,13 +142,16 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false)
       // is always the one for the instruction decode has in the next cycle.
       insert(RS1) := read(Riscv.rs1Range)
       insert(RS2) := read(Riscv.rs2Range)
+      // The bank the read used (a bank switch flushes decode, so the bank
+      // does not change under an instruction decode holds).
+      if (banks > 1) insert(REG_BANK) := RegNext(bank)
     }
 
     writeBack plug new Area {
       import writeBack._
       val port = ram.writePort
       port.valid := output(REGFILE_WRITE_VALID) && arbitration.isFiring
-      port.address := address(writeBank, output(INSTRUCTION)(Riscv.rdRange))
+      port.address := address(if (banks > 1) output(REG_BANK) else U(0, 1 bits), output(INSTRUCTION)(Riscv.rdRange))
       port.data := output(REGFILE_WRITE_DATA)
     }
   }

@@ -1,6 +1,7 @@
 package irqlab
 
 import spinal.core._
+import spinal.lib._
 import spinal.core.internals.DeclarationStatement
 import vexriscv._
 import vexriscv.plugin._
@@ -75,11 +76,13 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
     import pipeline.config._
 
     val events = pipeline.plugins.collectFirst { case t: TrapEvents => t }
+    val fast = pipeline.plugins.collectFirst { case f: FastIrqControl => f }
 
     writeBack plug new Area {
       import writeBack._
 
-      val retired = arbitration.isFiring
+      // FastIrqPlugin's injected sp adjustments are not instructions of the program.
+      val retired = arbitration.isFiring && !fast.map(_.injected(writeBack)).getOrElse(False)
       val isMret = Bool()
       // The cycle the trap is taken (the fetcher loaded with the handler
       // address, mcause/mepc/mstatus updated).
@@ -116,9 +119,16 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
       val trapShown = Bool()
       val causeShown = Bits(8 bits)
       val targetShown = UInt(32 bits)
-      trapShown := trap || deferred
-      causeShown := deferred ? deferredCause | cause
-      targetShown := deferred ? deferredTarget | target
+      // A tail chain (emret taking a pending interrupt in execute, cycle t)
+      // is shown after the emret's own retirement (t+2), in t+3: no
+      // instruction of the handler can retire before t+5.
+      val chain = events.map(_.trapChain).getOrElse(False)
+      val chainShown = Delay(chain, 3, init = False)
+      val chainCause = Delay(cause, 3)
+      val chainTarget = Delay(target, 3)
+      trapShown := trap || deferred || chainShown
+      causeShown := chainShown ? chainCause | (deferred ? deferredCause | cause)
+      targetShown := chainShown ? chainTarget | (deferred ? deferredTarget | target)
       when(retired) {
         when(trap) {
           deferred := True
@@ -135,10 +145,11 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
       retire_pc := (trapShown && !retired) ? targetShown | input(PC)
       retire_cause := (trapShown && !retired) ? causeShown | B(0, 8 bits)
       retire_mret := retired && isMret
-      retire_trapDelay := (deferred && !retired) ? deferredAge | U(0, 2 bits)
+      retire_trapDelay := chainShown ? U(3, 2 bits) | ((deferred && !retired) ? deferredAge | U(0, 2 bits))
 
       assert(!(retired && trap && deferred), "RetirePortPlugin: a second trap entry before the first was shown", ERROR)
       assert(!(deferred && deferredAge === 3), "RetirePortPlugin: a trap entry deferred by 3 cycles or more", ERROR)
+      assert(!(chainShown && (retired || trap || deferred)), "RetirePortPlugin: a tail chain shown with another event", ERROR)
     }
   }
 }

@@ -24,7 +24,12 @@ trait TrapEvents {
   def trapIsInterrupt: Bool
   def trapTarget: UInt         // the pc loaded into the fetcher (handler or table entry)
   def trapCode: UInt           // exception code or interrupt id
-  def isMret(stage: Stage): Bool
+  /** `emret` takes a pending interrupt instead of returning (tail chain,
+    * FastIrqPlugin): valid in the cycle emret is in execute and jumps to the
+    * handler (trapTaken stays 0; trapIsInterrupt/trapTarget/trapCode are
+    * set). The emret itself then retires as a return. */
+  def trapChain: Bool
+  def isMret(stage: Stage): Bool   // mret, or an emret that returns or chains
 }
 
 /** A CSR slot that another plugin adds to the CSR space (fastirq's config and
@@ -95,15 +100,23 @@ case class CsrSlot(address: Int) {
   *    writeBack never traps) or, for minstret reads, until the older
   *    instructions have retired. CSR results bypass from execute.
   */
+object TrapCsrPlugin {
+  /** emret (FastIrqPlugin): custom-0, I-type, funct3 0, rd = rs1 = 0, imm 0. */
+  val EMRET = M"00000000000000000000000000001011"
+}
+
 class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000L, val vectorWait: Int = 2,
                     val vectorPrefetch: Boolean = false)
     extends Plugin[VexRiscv] with ExceptionService with TrapEvents {
+  import TrapCsrPlugin.EMRET
 
   object IS_CSR extends Stageable(Bool)
   object IS_MRET extends Stageable(Bool)
   object IS_ECALL extends Stageable(Bool)
   object IS_EBREAK extends Stageable(Bool)
   object CSR_ILLEGAL extends Stageable(Bool)
+  object IS_EMRET extends Stageable(Bool)
+  object EMRET_RETURNS extends Stageable(Bool)     // the emret returned or chained (not a fall-through)
 
   // The CSR map (the read values are in build). Legality is decoded from the
   // instruction in decode, off the execute-to-fetch trap path.
@@ -132,13 +145,21 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   var clicClaimId: UInt = null
   var jumpDecode, jumpExecute, jumpMemory: Flow[UInt] = null
   var executePort: Flow[ExceptionCause] = null
-  var trapTaken, trapIsInterrupt: Bool = null
+  var trapTaken, trapIsInterrupt, trapChain: Bool = null
+  /** emret returns as mret with the bank switched back (FastIrqPlugin). */
+  var emretSwitch: Bool = null
+  /** The current mepc and mcause (as read by a CSR instruction). */
+  var mepcValue: UInt = null
+  var mcauseRead: Bits = null
+  /** FastIrqPlugin, when in the plugin list: it adds emret. */
+  var fast: Option[FastIrqControl] = None
   var trapTarget, trapCode: UInt = null
   /** One-cycle pulse when an interrupt is taken (fastirq hooks here). The
     * instructions then in memory and writeBack are older than the trap and
     * may still write the register file in the next cycles. */
   var interruptEntry: Bool = null
-  override def isMret(stage: Stage): Bool = stage.input(IS_MRET)
+  override def isMret(stage: Stage): Bool =
+    if (fast.isDefined) stage.input(IS_MRET) || stage.input(EMRET_RETURNS) else stage.input(IS_MRET)
 
   override def setup(pipeline: VexRiscv): Unit = {
     import pipeline.config._
@@ -151,6 +172,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     )
     val csrReg = csrCommon ++ List(RS1_USE -> True)
     for (d <- List(IS_CSR, IS_MRET, IS_ECALL, IS_EBREAK)) decoder.addDefault(d, False)
+    fast = pipeline.plugins.collectFirst { case f: FastIrqControl => f }
+    if (fast.isDefined) {
+      decoder.addDefault(IS_EMRET, False)
+      decoder.add(EMRET, List(IS_EMRET -> True))
+    }
     decoder.add(List(
       CSRRW -> csrReg, CSRRS -> csrReg, CSRRC -> csrReg,
       CSRRWI -> csrCommon, CSRRSI -> csrCommon, CSRRCI -> csrCommon,
@@ -177,6 +203,10 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
 
     trapTaken = Bool()
     trapIsInterrupt = Bool()
+    trapChain = Bool()
+    emretSwitch = Bool()
+    mepcValue = UInt(32 bits)
+    mcauseRead = Bits(32 bits)
     trapTarget = UInt(32 bits)
     trapCode = UInt(12 bits)
     interruptEntry = Bool()
@@ -205,8 +235,10 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val minstret = Reg(UInt(64 bits)) init (0)
     val vectorFetch = RegInit(False)               // the next word at decode is a handler pointer
 
+    val fastOn = fast.map(_.enabled).getOrElse(False)
+    def fastInjected(s: Stage) = fast.map(_.injected(s)).getOrElse(False)
     when(!inhibitCycle) { mcycle := mcycle + 1 }
-    when(!inhibitInstret && writeBack.arbitration.isFiring) { minstret := minstret + 1 }
+    when(!inhibitInstret && writeBack.arbitration.isFiring && !fastInjected(writeBack)) { minstret := minstret + 1 }
 
     val mtvecValue = (mtvecBase @@ U"000000").asBits | B"11".resized
     val mtvtValue = (mtvtBase @@ U"000000")
@@ -216,11 +248,15 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     mstatusValue(7) := mpie
     mstatusValue(12 downto 11) := B"11"            // MPP: machine mode only
     val mcauseValue = mcauseInterrupt ## minhv ## B"11" ## mpie ## B"000" ## mpil ## B"0000" ## mcauseCode
+    mepcValue := mepc
+    mcauseRead := mcauseValue
 
     clicClaim := False
     clicClaimId := clic.id
     trapTaken := False
     trapIsInterrupt := False
+    trapChain := False
+    emretSwitch := False
     trapTarget := mtvecBase @@ U"000000"
     trapCode := 0
     interruptEntry := False
@@ -250,7 +286,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // decode are flushed, memory and writeBack finish their instructions
     // (or a divide in memory is aborted).
     val irqLevelOk = clic.level > mil && clic.level > mintthresh
-    val irqRequest = clic.valid && mie && irqLevelOk && !vectorFetch
+    val irqRequest = clic.valid && mie && irqLevelOk && !vectorFetch && !fast.map(_.entryBlocked).getOrElse(False)
     // Execute (so decode and the fetcher too) does not move while a request
     // stands: its instruction has no side effect yet (no bus command, no CSR
     // access), so the trap may drop it.
@@ -268,7 +304,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val jumpTarget = MuxOH(OHMasking.first(jumpsByStage.map(_.interface.valid).asBits),
                            jumpsByStage.map(_.interface.payload))
     val resumePc = Reg(UInt(32 bits)) init (0)
-    when(decode.arbitration.isFiring) { resumePc := decode.input(PC) + 4 }
+    when(decode.arbitration.isFiring && !fastInjected(decode)) { resumePc := decode.input(PC) + 4 }
     when(anyJump) { resumePc := jumpTarget }
 
     // ------------------------------------------------------- vector fetch
@@ -361,7 +397,13 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val irqAge = Reg(UInt(log2Up(vectorWait + 1) bits)) init (0)
     when(!irqRequest) { irqAge := 0 } elsewhen (irqAge =/= vectorWait) { irqAge := irqAge + 1 }
     val vecOk = if (vectorPrefetch) !clic.shv || vecHit || irqAge === vectorWait else True
-    val irqTake = irqRequest && !memoryTrap && vecOk
+    // fastirq: decode must be free in the cycle after the entry for the
+    // injected sp adjustment, so a load still waiting on the bus in memory
+    // is waited for (FastIrqPlugin).
+    val dbus = pipeline.plugins.collectFirst { case d: DBusSimplePlugin => d }.get
+    val memoryWaits = memory.arbitration.isValid && memory.input(dbus.MEMORY_ENABLE) &&
+                      memory.arbitration.isStuck
+    val irqTake = irqRequest && !memoryTrap && vecOk && !(fastOn && memoryWaits)
     val irqTarget = vecReady ? vecHandler | (clic.shv ? vecEntry | (mtvecBase @@ U"000000"))
     when(irqTake) {
       enterTrap(irqEpc)
@@ -407,9 +449,49 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       val readsNxti = instr(31 downto 20).asUInt === 0x345
       val waitOlder = memoryTrap || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
                       (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2))
-      val isSystem = input(IS_CSR) || input(IS_MRET)
+      val isEmret = if (fast.isDefined) input(IS_EMRET) else False
+      // emret waits for the older instructions: VexRiscv's bypasses do not
+      // see banks, and the code it returns to reads the other bank.
+      val emretWait = isEmret && !olderEmpty(execute)
+      val isSystem = input(IS_CSR) || input(IS_MRET) || isEmret
+      when(arbitration.isValid && isEmret && emretWait) { arbitration.haltItself := True }
       when(arbitration.isValid && isSystem && waitOlder) { arbitration.haltItself := True }
       val go = arbitration.isValid && !waitOlder && !arbitration.isStuckByOthers && !arbitration.isFlushed
+
+      // emret (FastIrqPlugin's header): chain to a pending interrupt that
+      // may be taken at the level returned to, else return switching the
+      // bank back, else (the bank is not live) fall through.
+      if (fast.isDefined) {
+        val live = fast.get.bankLive
+        val chain = live && clic.valid && mpie && clic.level > mpil && clic.level > mintthresh &&
+                    !claimedAgo1 && !claimedAgo2 && !vectorFetch
+        val emretGo = go && isEmret && !emretWait
+        insert(EMRET_RETURNS) := isEmret && live
+        when(emretGo && chain) {
+          mcauseInterrupt := True
+          mcauseCode := clic.id.resized
+          mil := clic.level
+          mie := False
+          minhv := clic.shv && !vecReady
+          vectorFetch := clic.shv && !vecReady
+          clicClaim := clic.shv
+          trapChain := True
+          trapIsInterrupt := True
+          trapTarget := irqTarget
+          trapCode := clic.id.resized
+          jumpExecute.valid := True
+          jumpExecute.payload := irqTarget
+          arbitration.flushNext := True
+        } elsewhen (emretGo && live) {
+          mie := mpie
+          mpie := True
+          mil := mpil
+          emretSwitch := True
+          jumpExecute.valid := True
+          jumpExecute.payload := mepc
+          arbitration.flushNext := True
+        }
+      }
 
       // ecall / ebreak
       executePort.valid := arbitration.isValid && (input(IS_ECALL) || input(IS_EBREAK))

@@ -113,6 +113,18 @@ object Variants {
     new RetirePortPlugin
   )
 
+  /** fastirq: the clic pipeline plus FastIrqPlugin (a second bank of the
+    * caller-saved registers, the interrupted context copied to the stack in
+    * the background through the `fastirqSave_*` port, emret with tail
+    * chaining; docs in FastIrqPlugin). Off after reset (CSR 0x7C0): then it
+    * is a `clic` core with a larger register file. */
+  def fastirq: Seq[Plugin[VexRiscv]] = clic.flatMap {
+    case _: BankedRegFilePlugin =>
+      Seq(new BankedRegFilePlugin(banks = 2, banked = FastIrqPlugin.callerSavedI.contains))
+    case r: RetirePortPlugin => Seq(new FastIrqPlugin, r)
+    case p => Seq(p)
+  }
+
   /** A variant with its buses left native (NativeBusPlugin): the SoC
     * attaches tightly coupled memories beside the core (soc/tcm.py). The
     * pipeline is the same and so are its cycles; besides the ports, the
@@ -133,7 +145,9 @@ object Variants {
     "clint" -> (() => clint),
     "clic" -> (() => clic),
     "clint-native" -> (() => withNativeBuses(clint)),
-    "clic-native" -> (() => withNativeBuses(clic))
+    "clic-native" -> (() => withNativeBuses(clic)),
+    "fastirq" -> (() => fastirq),
+    "fastirq-native" -> (() => withNativeBuses(fastirq))
   )
 
   def names: Seq[String] = all.keys.toSeq.sorted

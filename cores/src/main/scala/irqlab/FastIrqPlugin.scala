@@ -1,0 +1,233 @@
+package irqlab
+
+import spinal.core._
+import spinal.lib._
+import vexriscv._
+import vexriscv.plugin._
+
+/** What TrapCsrPlugin asks of FastIrqPlugin (found in the plugin list). */
+trait FastIrqControl {
+  def enabled: Bool             // mfastirq.EN: interrupts switch banks
+  def entryBlocked: Bool        // an interrupt may not be taken this cycle
+  def bankLive: Bool            // the other bank holds the context mepc returns to
+  def injected(stage: Stage): Bool  // the stage holds an instruction the plugin injected
+}
+
+/** The fast-interrupt extension (`fastirq`, after CV32RT, seed 000 Sec.
+  * III-C/D): a second bank of the caller-saved registers, the interrupted
+  * context saved in the background, and `emret`.
+  *
+  * CSRs (machine mode, custom space):
+  *  - 0x7C0 mfastirq: bit 0 EN (interrupts switch banks), bit 1 E (the save
+  *    set of the embedded ABI ilp32e; else ilp32). Reset 0: a `clic` core.
+  *  - 0x7C1 mfastirqstatus (writes ignored): bit 0 the current bank, bit 1
+  *    LIVE, bit 2 DRAINING, bits 12:8 the slots written so far.
+  *
+  * Interrupt entry with EN (cycle c0, TrapCsrPlugin.interruptEntry): the
+  * caller-saved registers switch to the other bank (BankedRegFilePlugin,
+  * `banked` = the ilp32 caller-saved set: ra, t0-t6, a0-a7); sp, gp, tp and
+  * s0-s11 are shared. In c0+1 the plugin puts `addi sp, sp, -FRAME` into
+  * decode (the fetcher is refilling then, so decode is free), so the
+  * handler's first instruction (in decode at c0+2) sees the moved sp through
+  * the normal bypasses and may call C at once. The interrupted context's
+  * caller-saved registers are then copied to the frame [sp, sp+FRAME) by a
+  * state machine through a port of its own (`fastirqSave_*`, soc/tcm.py: the
+  * DTCM's second port), one word a cycle from the cycle the adjustment's
+  * result is known (c0+3), in the order of `frameLayout`, mepc and mcause
+  * (as the trap set them) last. FRAME: 80 bytes (ilp32: 16 registers, mepc,
+  * mcause, two words of padding for the 16-byte alignment), 48 with E (10
+  * registers, mepc, mcause).
+  *
+  * Rules:
+  *  - Conflicts: a load or store in execute whose word lies in the frame but
+  *    is not written yet waits (execute halted) until it is; everything else
+  *    proceeds. Instructions older than the entry write the bank they were
+  *    decoded with (REG_BANK), and the copy starts only when none of them is
+  *    left in memory or writeBack, so a write-back in the cycle of the switch
+  *    lands in the saved context and in the frame.
+  *  - Nesting: an interrupt is not taken while the copy runs (at most 21
+  *    cycles after the entry with ilp32, 15 with E), nor while the injected
+  *    adjustment is in decode or execute (two cycles), nor (EN) while memory
+  *    holds a load still waiting on the bus (decode must be free in c0+1).
+  *    A nested entry switches to the bank whose context is in the frame, so
+  *    depth is bounded by the stack only.
+  *  - LIVE: set on every entry, cleared when emret switches back. It is set
+  *    at emret iff no entry happened since this handler's own, i.e. the other
+  *    bank still holds the context it returns to and mepc/mcause are its own.
+  *  - emret (TrapCsrPlugin; encoding 0x0000000B, custom-0): waits for the
+  *    older instructions to leave memory and writeBack (VexRiscv's bypasses
+  *    do not see banks); then, with LIVE:
+  *     - a pending interrupt that may be taken at the level returned to
+  *       (mpie, level > mpil, > mintthresh): it is taken at once (tail
+  *       chain): the bank, the frame, mepc and mpil stay, mcause/mil take the
+  *       new id's; the copy goes on;
+  *     - otherwise it returns as mret and switches the bank back; the copy
+  *       stops, and `addi sp, sp, FRAME` is put into decode in the next cycle;
+  *    without LIVE it does nothing: the code after it restores the context
+  *    from the frame and returns with mret (the nested case).
+  */
+class FastIrqPlugin extends Plugin[VexRiscv] with FastIrqControl {
+  import FastIrqPlugin._
+
+  var enabled: Bool = null
+  var entryBlocked: Bool = null
+  var bankLive: Bool = null
+  object INJECTED extends Stageable(Bool)
+  object INJECTED_ENTRY extends Stageable(Bool)    // ... the entry's adjustment
+  override def injected(stage: Stage): Bool = stage.input(INJECTED)
+
+  var saveValid: Bool = null
+  var saveAddress: UInt = null
+  var saveData: Bits = null
+  var saveReady: Bool = null
+  private var trap: TrapCsrPlugin = null
+  private var configCsr, statusCsr: CsrSlot = null
+
+  override def setup(pipeline: VexRiscv): Unit = {
+    trap = pipeline.plugins.collectFirst { case t: TrapCsrPlugin => t }
+      .getOrElse(SpinalError("FastIrqPlugin needs TrapCsrPlugin"))
+    val banks = pipeline.plugins.collectFirst { case b: RegFileBanks => b }
+      .getOrElse(SpinalError("FastIrqPlugin needs BankedRegFilePlugin"))
+    if (banks.bankCount != 2) SpinalError("FastIrqPlugin needs BankedRegFilePlugin(banks = 2)")
+    for (r <- 1 until 32) if (banks.isBanked(r) != callerSavedI.contains(r))
+      SpinalError(s"FastIrqPlugin: x$r banked=${banks.isBanked(r)}, expected the ilp32 caller-saved set")
+    configCsr = trap.addCsr(0x7C0)
+    statusCsr = trap.addCsr(0x7C1)
+    enabled = Bool()
+    entryBlocked = Bool()
+    bankLive = Bool()
+    saveValid = out(Bool()).setName("fastirqSave_valid")
+    saveAddress = out(UInt(32 bits)).setName("fastirqSave_address")
+    saveData = out(Bits(32 bits)).setName("fastirqSave_data")
+    saveReady = in(Bool()).setName("fastirqSave_ready")
+  }
+
+  override def build(pipeline: VexRiscv): Unit = {
+    import pipeline._
+    import pipeline.config._
+    val banks = pipeline.plugins.collectFirst { case b: RegFileBanks => b }.get
+    val dbus = pipeline.plugins.collectFirst { case d: DBusSimplePlugin => d }.get
+
+    // ------------------------------------------------------------ CSRs
+    val en = RegInit(False)
+    val eabi = RegInit(False)
+    enabled := en
+    when(configCsr.write.valid) {
+      en := configCsr.write.payload(0)
+      eabi := configCsr.write.payload(1)
+    }
+    configCsr.read := B(0, 30 bits) ## eabi ## en
+
+    // ------------------------------------------------ bank and LIVE
+    val bank = RegInit(U(0, 1 bits))
+    val live = RegInit(False)
+    banks.bank := bank
+    bankLive := live
+    val frameBytes = eabi ? U(frameBytesE, 12 bits) | U(frameBytesI, 12 bits)
+    val entry = en && trap.interruptEntry
+    val back = trap.emretSwitch
+
+    // ---------------------------------- the injected sp adjustment
+    // Decided in the entry's (or emret's) cycle, in decode in the next:
+    // the register file reads sp for it in the deciding cycle (inject).
+    val adjust = (entry ? (U(0, 12 bits) - frameBytes) | frameBytes).asBits
+    val addiSp = adjust ## B"00010" ## B"000" ## B"00010" ## B"0010011"     // addi sp, sp, adjust
+    when(entry || back) {
+      banks.inject.valid := True
+      banks.inject.payload := addiSp
+    }
+    val injecting = RegNext(entry || back) init (False)
+    val injectWord = RegNext(addiSp)
+    val injectIsEntry = RegNext(entry)
+    decode.insert(INJECTED) := injecting
+    decode.insert(INJECTED_ENTRY) := injecting && injectIsEntry
+    when(injecting) {
+      // decode is free in this cycle (the fetcher refills after the jump)
+      // and cannot stall (nothing older waits in memory: TrapCsrPlugin).
+      decode.arbitration.isValid := True
+      decode.input(INSTRUCTION) := injectWord
+    }
+    assert(!(injecting && decode.arbitration.isStuck), "FastIrqPlugin: the injected adjustment stalled in decode", ERROR)
+
+    when(entry) { bank := ~bank; live := True }
+    when(back) { bank := ~bank; live := False }
+
+    // ------------------------------------------------ the copy (drain)
+    val draining = RegInit(False)
+    val oldBank = Reg(UInt(1 bits))
+    val slot = Reg(UInt(5 bits)) init (0)          // the slot written next
+    val primed = RegInit(False)                   // the RAM word of `slot` arrives this cycle
+    val baseKnown = RegInit(False)
+    val base = Reg(UInt(32 bits))
+    val savedMepc = Reg(Bits(32 bits))
+    val savedMcause = Reg(Bits(32 bits))
+    val regCount = eabi ? U(callerSavedE.size, 5 bits) | U(callerSavedI.size, 5 bits)
+    val slotCount = regCount + 2
+
+    // The frame base: the adjustment's result, as it leaves execute.
+    val adjustInMemory = memory.arbitration.isValid && memory.input(INJECTED_ENTRY)
+    val baseNow = baseKnown ? base | memory.input(REGFILE_WRITE_DATA).asUInt
+    val baseReady = baseKnown || adjustInMemory
+    when(adjustInMemory) { base := baseNow; baseKnown := True }
+
+    // Instructions decoded before the switch that may still write the old bank.
+    def oldIn(s: Stage) = s.arbitration.isValid && s.input(RegBank.REG_BANK) === oldBank && !s.input(INJECTED)
+    val oldDone = !oldIn(memory) && !oldIn(writeBack)
+    val writeFire = draining && primed && baseReady && saveReady
+    val nextSlot = writeFire ? (slot + 1) | slot
+    // The layout: slot -> register (the same order for both ABIs; E stops early).
+    val layout = Vec(callerSavedI.map(r => U(r, 5 bits)))
+    val regWord = banks.drainRead(oldBank, layout(nextSlot.resize(4)))
+    primed := draining && oldDone && !(writeFire && slot === slotCount - 1)
+    val word = (slot < regCount) ? regWord | ((slot === regCount) ? savedMepc | savedMcause)
+    saveValid := draining && primed && baseReady
+    saveAddress := baseNow + (slot @@ U"00").resized
+    saveData := word
+    when(writeFire) {
+      slot := slot + 1
+      when(slot === slotCount - 1) { draining := False }
+    }
+    when(entry) {
+      draining := True
+      oldBank := bank
+      slot := 0
+      primed := False
+      baseKnown := False
+    }
+    // mepc and mcause as the trap set them (readable from the cycle after).
+    when(RegNext(entry) init (False)) {
+      savedMepc := trap.mepcValue.asBits
+      savedMcause := trap.mcauseRead
+    }
+    when(back) { draining := False }             // the frame is dropped
+
+    // ------------------------------------------------------ conflicts
+    // A load or store in execute to a frame word not written yet waits.
+    execute plug new Area {
+      import execute._
+      val address = input(SRC_ADD).asUInt
+      val frameEnd = baseNow + frameBytes.resized
+      val written = baseNow + (slot @@ U"00").resized
+      val inFrame = address >= written && address < frameEnd
+      val conflict = arbitration.isValid && input(dbus.MEMORY_ENABLE) && draining &&
+                     (!baseReady || inFrame)
+      when(conflict) { arbitration.haltByOther := True }
+    }
+
+    entryBlocked := draining || injecting ||
+      (execute.arbitration.isValid && execute.input(INJECTED))
+
+    statusCsr.read := B(0, 19 bits) ## slot ## B(0, 5 bits) ## draining ## live ## bank
+  }
+}
+
+object FastIrqPlugin {
+  /** The caller-saved registers of ilp32 in the frame's order: ra, t0-t2,
+    * a0-a7, t3-t6. The first 10 are those of ilp32e (ra, t0-t2, a0-a5). */
+  val callerSavedI: Seq[Int] = Seq(1, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 28, 29, 30, 31)
+  val callerSavedE: Seq[Int] = callerSavedI.take(10)
+  /** Frame sizes: the registers, mepc, mcause, rounded up to the ABI's stack
+    * alignment (16 bytes for ilp32, 4 for ilp32e). */
+  val frameBytesI: Int = ((callerSavedI.size + 2) * 4 + 15) / 16 * 16
+  val frameBytesE: Int = (callerSavedE.size + 2) * 4
+}
