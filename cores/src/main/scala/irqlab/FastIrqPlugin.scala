@@ -108,116 +108,123 @@ class FastIrqPlugin extends Plugin[VexRiscv] with FastIrqControl {
     val banks = pipeline.plugins.collectFirst { case b: RegFileBanks => b }.get
     val dbus = pipeline.plugins.collectFirst { case d: DBusSimplePlugin => d }.get
 
-    // ------------------------------------------------------------ CSRs
-    val en = RegInit(False)
-    val eabi = RegInit(False)
-    enabled := en
-    when(configCsr.write.valid) {
-      en := configCsr.write.payload(0)
-      eabi := configCsr.write.payload(1)
+    // An Area, so that the signals have names (FastIrqPlugin_*) in the Verilog.
+    val logic = new Area {
+      // ------------------------------------------------------------ CSRs
+      val en = RegInit(False)
+      val eabi = RegInit(False)
+      enabled := en
+      when(configCsr.write.valid) {
+        en := configCsr.write.payload(0)
+        eabi := configCsr.write.payload(1)
+      }
+      configCsr.read := B(0, 30 bits) ## eabi ## en
+
+      // ------------------------------------------------ bank and LIVE
+      val bank = RegInit(U(0, 1 bits))
+      val live = RegInit(False)
+      banks.bank := bank
+      bankLive := live
+      val frameBytes = eabi ? U(frameBytesE, 12 bits) | U(frameBytesI, 12 bits)
+      val entry = en && trap.interruptEntry
+      val back = trap.emretSwitch
+
+      // ---------------------------------- the injected sp adjustment
+      // Decided in the entry's (or emret's) cycle, in decode in the next:
+      // the register file reads sp for it in the deciding cycle (inject).
+      val adjust = (entry ? (U(0, 12 bits) - frameBytes) | frameBytes).asBits
+      val addiSp = adjust ## B"00010" ## B"000" ## B"00010" ## B"0010011"     // addi sp, sp, adjust
+      when(entry || back) {
+        banks.inject.valid := True
+        banks.inject.payload := addiSp
+      }
+      val injecting = RegNext(entry || back) init (False)
+      val injectWord = RegNext(addiSp)
+      val injectIsEntry = RegNext(entry)
+      decode.insert(INJECTED) := injecting
+      decode.insert(INJECTED_ENTRY) := injecting && injectIsEntry
+      when(injecting) {
+        // decode is free in this cycle (the fetcher refills after the jump)
+        // and cannot stall (nothing older waits in memory: TrapCsrPlugin).
+        decode.arbitration.isValid := True
+        decode.input(INSTRUCTION) := injectWord
+      }
+      assert(!(injecting && decode.arbitration.isStuck), "FastIrqPlugin: the injected adjustment stalled in decode", ERROR)
+
+      when(entry) { bank := ~bank; live := True }
+      when(back) { bank := ~bank; live := False }
+
+      // ------------------------------------------------ the copy (drain)
+      val draining = RegInit(False)
+      val oldBank = Reg(UInt(1 bits))
+      val slot = Reg(UInt(5 bits)) init (0)          // the slot written next
+      val primed = RegInit(False)                   // the RAM word of `slot` arrives this cycle
+      val baseKnown = RegInit(False)
+      val base = Reg(UInt(32 bits))
+      val savedMepc = Reg(Bits(32 bits))
+      val savedMcause = Reg(Bits(32 bits))
+      val regCount = eabi ? U(callerSavedE.size, 5 bits) | U(callerSavedI.size, 5 bits)
+      val slotCount = regCount + 2
+
+      // The frame base: the adjustment's result, as it leaves execute.
+      val adjustInMemory = memory.arbitration.isValid && memory.input(INJECTED_ENTRY)
+      val baseNow = baseKnown ? base | memory.input(REGFILE_WRITE_DATA).asUInt
+      val baseReady = baseKnown || adjustInMemory
+      when(adjustInMemory) { base := baseNow; baseKnown := True }
+
+      // Instructions decoded before the switch that may still write the old bank.
+      def oldIn(s: Stage) = s.arbitration.isValid && s.input(RegBank.REG_BANK) === oldBank && !s.input(INJECTED)
+      val oldDone = !oldIn(memory) && !oldIn(writeBack)
+      val writeFire = draining && primed && baseReady && saveReady
+      val nextSlot = writeFire ? (slot + 1) | slot
+      // The layout: slot -> register (the same order for both ABIs; E stops early).
+      val layout = Vec(callerSavedI.map(r => U(r, 5 bits)))
+      val regWord = banks.drainRead(oldBank, layout(nextSlot.resize(4)))
+      primed := draining && oldDone && !(writeFire && slot === slotCount - 1)
+      val word = (slot < regCount) ? regWord | ((slot === regCount) ? savedMepc | savedMcause)
+      saveValid := draining && primed && baseReady
+      saveAddress := baseNow + (slot @@ U"00").resized
+      saveData := word
+      when(writeFire) {
+        slot := slot + 1
+        when(slot === slotCount - 1) { draining := False }
+      }
+      when(entry) {
+        draining := True
+        oldBank := bank
+        slot := 0
+        primed := False
+        baseKnown := False
+      }
+      // mepc and mcause as the trap set them (readable from the cycle after),
+      // minhv cleared: the handler's pointer-table fetch, if any, is over
+      // long before anything restores this frame (a nested entry waits for
+      // the copy), and an mret with minhv would read mepc as a table entry.
+      when(RegNext(entry) init (False)) {
+        savedMepc := trap.mepcValue.asBits
+        savedMcause := trap.mcauseRead & ~B(1L << 30, 32 bits)
+      }
+      when(back) { draining := False }             // the frame is dropped
+
+      // ------------------------------------------------------ conflicts
+      // A load or store in execute to a frame word not written yet waits.
+      execute plug new Area {
+        import execute._
+        val address = input(SRC_ADD).asUInt
+        val frameEnd = baseNow + frameBytes.resized
+        val written = baseNow + (slot @@ U"00").resized
+        val inFrame = address >= written && address < frameEnd
+        val conflict = arbitration.isValid && input(dbus.MEMORY_ENABLE) && draining &&
+                       (!baseReady || inFrame)
+        when(conflict) { arbitration.haltByOther := True }
+      }
+
+      entryBlocked := draining || injecting ||
+        (execute.arbitration.isValid && execute.input(INJECTED))
+
+      statusCsr.read := B(0, 19 bits) ## slot ## B(0, 5 bits) ## draining ## live ## bank
     }
-    configCsr.read := B(0, 30 bits) ## eabi ## en
-
-    // ------------------------------------------------ bank and LIVE
-    val bank = RegInit(U(0, 1 bits))
-    val live = RegInit(False)
-    banks.bank := bank
-    bankLive := live
-    val frameBytes = eabi ? U(frameBytesE, 12 bits) | U(frameBytesI, 12 bits)
-    val entry = en && trap.interruptEntry
-    val back = trap.emretSwitch
-
-    // ---------------------------------- the injected sp adjustment
-    // Decided in the entry's (or emret's) cycle, in decode in the next:
-    // the register file reads sp for it in the deciding cycle (inject).
-    val adjust = (entry ? (U(0, 12 bits) - frameBytes) | frameBytes).asBits
-    val addiSp = adjust ## B"00010" ## B"000" ## B"00010" ## B"0010011"     // addi sp, sp, adjust
-    when(entry || back) {
-      banks.inject.valid := True
-      banks.inject.payload := addiSp
-    }
-    val injecting = RegNext(entry || back) init (False)
-    val injectWord = RegNext(addiSp)
-    val injectIsEntry = RegNext(entry)
-    decode.insert(INJECTED) := injecting
-    decode.insert(INJECTED_ENTRY) := injecting && injectIsEntry
-    when(injecting) {
-      // decode is free in this cycle (the fetcher refills after the jump)
-      // and cannot stall (nothing older waits in memory: TrapCsrPlugin).
-      decode.arbitration.isValid := True
-      decode.input(INSTRUCTION) := injectWord
-    }
-    assert(!(injecting && decode.arbitration.isStuck), "FastIrqPlugin: the injected adjustment stalled in decode", ERROR)
-
-    when(entry) { bank := ~bank; live := True }
-    when(back) { bank := ~bank; live := False }
-
-    // ------------------------------------------------ the copy (drain)
-    val draining = RegInit(False)
-    val oldBank = Reg(UInt(1 bits))
-    val slot = Reg(UInt(5 bits)) init (0)          // the slot written next
-    val primed = RegInit(False)                   // the RAM word of `slot` arrives this cycle
-    val baseKnown = RegInit(False)
-    val base = Reg(UInt(32 bits))
-    val savedMepc = Reg(Bits(32 bits))
-    val savedMcause = Reg(Bits(32 bits))
-    val regCount = eabi ? U(callerSavedE.size, 5 bits) | U(callerSavedI.size, 5 bits)
-    val slotCount = regCount + 2
-
-    // The frame base: the adjustment's result, as it leaves execute.
-    val adjustInMemory = memory.arbitration.isValid && memory.input(INJECTED_ENTRY)
-    val baseNow = baseKnown ? base | memory.input(REGFILE_WRITE_DATA).asUInt
-    val baseReady = baseKnown || adjustInMemory
-    when(adjustInMemory) { base := baseNow; baseKnown := True }
-
-    // Instructions decoded before the switch that may still write the old bank.
-    def oldIn(s: Stage) = s.arbitration.isValid && s.input(RegBank.REG_BANK) === oldBank && !s.input(INJECTED)
-    val oldDone = !oldIn(memory) && !oldIn(writeBack)
-    val writeFire = draining && primed && baseReady && saveReady
-    val nextSlot = writeFire ? (slot + 1) | slot
-    // The layout: slot -> register (the same order for both ABIs; E stops early).
-    val layout = Vec(callerSavedI.map(r => U(r, 5 bits)))
-    val regWord = banks.drainRead(oldBank, layout(nextSlot.resize(4)))
-    primed := draining && oldDone && !(writeFire && slot === slotCount - 1)
-    val word = (slot < regCount) ? regWord | ((slot === regCount) ? savedMepc | savedMcause)
-    saveValid := draining && primed && baseReady
-    saveAddress := baseNow + (slot @@ U"00").resized
-    saveData := word
-    when(writeFire) {
-      slot := slot + 1
-      when(slot === slotCount - 1) { draining := False }
-    }
-    when(entry) {
-      draining := True
-      oldBank := bank
-      slot := 0
-      primed := False
-      baseKnown := False
-    }
-    // mepc and mcause as the trap set them (readable from the cycle after).
-    when(RegNext(entry) init (False)) {
-      savedMepc := trap.mepcValue.asBits
-      savedMcause := trap.mcauseRead
-    }
-    when(back) { draining := False }             // the frame is dropped
-
-    // ------------------------------------------------------ conflicts
-    // A load or store in execute to a frame word not written yet waits.
-    execute plug new Area {
-      import execute._
-      val address = input(SRC_ADD).asUInt
-      val frameEnd = baseNow + frameBytes.resized
-      val written = baseNow + (slot @@ U"00").resized
-      val inFrame = address >= written && address < frameEnd
-      val conflict = arbitration.isValid && input(dbus.MEMORY_ENABLE) && draining &&
-                     (!baseReady || inFrame)
-      when(conflict) { arbitration.haltByOther := True }
-    }
-
-    entryBlocked := draining || injecting ||
-      (execute.arbitration.isValid && execute.input(INJECTED))
-
-    statusCsr.read := B(0, 19 bits) ## slot ## B(0, 5 bits) ## draining ## live ## bank
+    logic.setName("FastIrqPlugin")
   }
 }
 

@@ -310,7 +310,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // ------------------------------------------------------- vector fetch
     // The handler pointer arrives at decode in place of an instruction. The
     // decoder's view of it (illegal instruction, hazards) is dropped with it.
-    val vectorWord = vectorFetch && decode.arbitration.isValid
+    val vectorWord = vectorFetch && decode.arbitration.isValid && !fastInjected(decode)
     when(vectorWord) {
       decode.arbitration.flushIt := True
       decode.arbitration.flushNext := True
