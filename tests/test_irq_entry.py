@@ -274,9 +274,10 @@ CHANGES = {
 }
 
 
-def _run_program(row, tmp_path, text):
+def _run_program(row, tmp_path, text, retires=False):
     """Assemble `text` (code in the code memory, bss in the DTCM), run it on
-    the row's SoC; returns (its symbols, a reader of DTCM words by symbol)."""
+    the row's SoC; returns (its symbols, a reader of DTCM words by symbol),
+    and with `retires` the retire port's events [(cycle, pc, trap)] too."""
     model = sim.ensure_model(row)
     code = model.code_memory
     (tmp_path / "memory.ld").write_text(userprog.linker_script(model))
@@ -286,13 +287,19 @@ def _run_program(row, tmp_path, text):
                     "-o", "prog.elf", "prog.S"], cwd=tmp_path, check=True)
     elf = elfimage.read(str(tmp_path / "prog.elf"))
     images = elfimage.place(elf, memmap.memories(model.facts), model.facts["reset_address"])
+    probe = tmp_path / "probe.txt"
     r = sim.run(model, images.pop(code, None), str(tmp_path / "trace.bin"), images=images,
-                max_cycles=200_000, dump=("dtcm",))
+                max_cycles=200_000, dump=("dtcm",),
+                **(dict(probe_path=str(probe), probe_retire=(0, 0xFFFFFFFF)) if retires else {}))
     assert r.exit_code == 0, (r.exit_code, r.sim_log)
     dtcm = r.memories["dtcm"]
     base = next(m.origin for m in memmap.memories(model.facts) if m.name == "dtcm")
     word = lambda addr: int.from_bytes(dtcm[addr - base:addr - base + 4], "little")
-    return elf.symbol, word
+    if not retires:
+        return elf.symbol, word
+    events = [(int(p[1]), int(p[2], 16), p[3] == "1") for p in (line.split() for line in probe.read_text().splitlines())
+              if p[0] == "R"]
+    return elf.symbol, word, events
 
 
 @pytest.mark.parametrize("row", ROWS)

@@ -1,0 +1,227 @@
+"""Directed tests of the fast-interrupt extension (cores/: FastIrqPlugin) on
+the SoCs that have it, one assembly program each (as test_irq_entry.py).
+
+A free CLIC source, edge-triggered and hardware-vectored, is made pending by
+a store while the interrupted code holds a known pattern in every
+caller-saved register. The handler's first instructions load the frame's
+first word (ra, written first) and its last (mcause, written last) before the
+copy can have written them: the conflict rule makes them wait, so they must
+read the right values. The handler then waits for the copy to finish, copies
+the frame out, clobbers every caller-saved register of its own bank and
+returns with emret. Checked per trial:
+
+ * the frame: the interrupted registers in FastIrqPlugin's order, then mepc
+   (an instruction after the pending store) and mcause (interrupt, the
+   source's id, mpil 0, mpie 1, minhv 0); the handler's sp is 80 below;
+ * after emret every caller-saved register holds its pattern again and sp
+   is back: the bank was switched back, not restored from memory;
+ * write-backs in the cycle of the switch: the interrupted code runs a chain
+   of `addi a0, a0, 1` right after the pending store, at a different offset
+   per trial, so the entry meets the chain at every point; the older adds
+   in memory and writeBack finish after the switch and must land in the
+   saved bank (and the frame): a0 ends at the chain's length, and the
+   frame's a0 is the number of adds before mepc;
+ * tail chaining: in the last trial the handler pends the source again
+   before emret; emret must enter the handler a second time without
+   returning (the interrupted code sees two entries when it resumes and its
+   registers intact).
+"""
+
+import shutil
+
+import pytest
+
+from irqlab import sim, userprog
+from irqlab.rows import one_row_per_soc, rows_with
+from test_irq_entry import CLIC_SOURCE, EXCEPTION, GCC, SOURCE, START, _run_program, table
+
+# FastIrqPlugin.callerSavedI: the frame's order (ilp32).
+FRAME_REGS = [1, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 28, 29, 30, 31]
+FRAME_BYTES = 80
+SLOT_MEPC, SLOT_MCAUSE = len(FRAME_REGS), len(FRAME_REGS) + 1
+CHAIN = 8                 # adds after the pending store
+OFFSETS = range(6)        # nops between the store and the chain, one trial each
+TRIALS = len(OFFSETS) + 1  # ... and the tail-chain trial
+STRIDE = 256              # bytes of results per trial
+# Registers the program needs across the pending store: a5 = the source's
+# CLIC word, t2 = its value with ip set (CLIC_SOURCE), a0 = the chain.
+FIXED = {15, 7, 10}
+
+
+def pattern(r):
+    return 0x5A000000 | (r << 12) | r
+
+
+def program(facts, model):
+    set_patterns = "\n".join(f"    li x{r}, {pattern(r):#x}" for r in FRAME_REGS if r not in FIXED)
+    save_after = "\n".join(f"    sw x{r}, {128 + 4 * k}(s1)" for k, r in enumerate(FRAME_REGS))
+    clobber = "\n".join(f"    li x{r}, -1" for r in FRAME_REGS)
+    trials = []
+    for k in range(TRIALS):
+        nops = "\n".join("    nop" for _ in range(OFFSETS[k] if k < len(OFFSETS) else 0))
+        adds = "\n".join("    addi a0, a0, 1" for _ in range(CHAIN))
+        trials.append(f"""
+    li t0, {k}
+    sw t0, 0(s0)
+    li s1, {STRIDE * k}
+    add s1, s1, s0
+    addi s1, s1, 64              /* s1: this trial's results */
+{set_patterns}
+    li a0, 0
+    sw sp, 124(s1)               /* sp before */
+    .globl pend_{k}
+pend_{k}:
+    sw t2, 0(a5)
+{nops}
+    .globl chain_{k}
+chain_{k}:
+{adds}
+    .globl chain_end_{k}
+chain_end_{k}:
+    .rept 30
+    nop
+    .endr
+{save_after}
+    sw sp, 120(s1)               /* sp after */
+""")
+    return START.format(clic_base=model.facts["clic"]["base"], source=SOURCE,
+                        trace_enable=facts["IRQLAB_TRACE_ENABLE"]) + f"""
+    la t0, vectors
+    csrw 0x307, t0               /* mtvt */
+    la t0, exception
+    csrw mtvec, t0
+    la sp, stack_top             /* the frame goes below sp: the DTCM */
+    csrwi 0x7C0, 1               /* mfastirq.EN */
+""" + CLIC_SOURCE.format(source=SOURCE) + """
+    la s0, record
+    csrsi mstatus, 8
+""" + "".join(trials) + f"""
+    li a4, 0x100
+    li a5, {facts["IRQLAB_SIM_EXIT"]}
+    sw a4, 0(a5)
+1:  j 1b
+
+    .balign 4
+    .globl handler
+handler:
+    lw s2, 0(sp)                 /* the frame's first word: not written yet */
+    lw s3, {4 * SLOT_MCAUSE}(sp)  /* its last */
+    lw s4, 0(s0)                 /* the trial */
+    slli s4, s4, 8
+    add s4, s4, s0
+    addi s4, s4, 64
+    sw s2, 0(s4)
+    sw s3, 4(s4)
+    sw sp, 8(s4)
+1:  csrr t0, 0x7C1               /* wait for the copy (DRAINING) */
+    andi t0, t0, 4
+    bnez t0, 1b
+    li t0, 0
+2:  add t1, sp, t0
+    lw t1, 0(t1)
+    add t2, s4, t0
+    sw t1, 12(t2)
+    addi t0, t0, 4
+    li t1, {4 * (SLOT_MCAUSE + 1)}
+    blt t0, t1, 2b
+    lw t0, 4(s0)                 /* entries */
+    addi t0, t0, 1
+    sw t0, 4(s0)
+    lw t1, 0(s0)
+    li t2, {TRIALS - 1}
+    bne t1, t2, 3f
+    li t2, {TRIALS}                /* the last trial's first entry */
+    bne t0, t2, 3f
+    li a5, {model.facts["clic"]["base"]} + 0x1000 + 4 * {SOURCE}
+    li t2, 0xff030101
+    sw t2, 0(a5)                 /* pend again: emret must chain */
+    .rept 6
+    nop
+    .endr
+3:
+{clobber}
+    .globl handler_emret
+handler_emret:
+    .insn i 0x0B, 0, x0, x0, 0   /* emret */
+    li a4, 0x103                 /* fell through: the bank was not live */
+    li a5, {facts["IRQLAB_SIM_EXIT"]}
+    sw a4, 0(a5)
+4:  j 4b
+""" + EXCEPTION.format(sim_exit=facts["IRQLAB_SIM_EXIT"]) + table("vectors", "handler").format(source=SOURCE) + f"""
+    .section .bss
+    .balign 4
+    .globl record
+record: .space {64 + STRIDE * TRIALS}
+    .balign 16
+    .space 1024
+stack_top:
+"""
+
+
+pytestmark = pytest.mark.skipif(shutil.which(GCC) is None, reason=f"{GCC} not installed")
+
+ROWS = one_row_per_soc(rows_with(fast_irq=True))
+
+
+@pytest.fixture(scope="module", params=ROWS)
+def run(request, tmp_path_factory):
+    model = sim.ensure_model(request.param)
+    facts = dict(userprog.program_facts(model))
+    return _run_program(request.param, tmp_path_factory.mktemp("fastirq"), program(facts, model), retires=True)
+
+
+def results(run, k):
+    sym, word, _ = run
+    base = sym("record") + 64 + STRIDE * k
+    return lambda off: word(base + off)
+
+
+def test_frame_holds_the_interrupted_context(run):
+    sym, word, _ = run
+    for k in range(TRIALS):
+        r = results(run, k)
+        frame = [r(12 + 4 * s) for s in range(SLOT_MCAUSE + 1)]
+        mepc, mcause = frame[SLOT_MEPC], frame[SLOT_MCAUSE]
+        assert sym(f"pend_{k}") < mepc <= sym(f"chain_end_{k}") + 4 * 30, f"trial {k}: mepc {mepc:#x}"
+        # interrupt, minhv 0, bits 29:28 read 11, mpie 1 (MIE was on), mpil 0, the id
+        assert mcause == (1 << 31) | (3 << 28) | (1 << 27) | SOURCE, \
+            f"trial {k}: mcause {mcause:#010x}"
+        adds_before = min(CHAIN, max(0, (mepc - sym(f"chain_{k}")) // 4))
+        for slot, reg in enumerate(FRAME_REGS):
+            want = {10: adds_before}.get(reg, pattern(reg)) if reg not in (15, 7) else None
+            if want is not None:
+                assert frame[slot] == want, f"trial {k}: frame slot {slot} (x{reg}) = {frame[slot]:#x}, not {want:#x}"
+        assert r(8) == r(124) - FRAME_BYTES, f"trial {k}: handler sp {r(8):#x}, sp before {r(124):#x}"
+
+
+def test_loads_of_unwritten_frame_words_wait(run):
+    for k in range(TRIALS):
+        r = results(run, k)
+        assert r(0) == r(12), f"trial {k}: the handler's first load read {r(0):#x}, the frame holds {r(12):#x}"
+        assert r(4) == r(12 + 4 * SLOT_MCAUSE), f"trial {k}: the mcause load read {r(4):#x}"
+
+
+def test_emret_switches_the_bank_back(run):
+    for k in range(TRIALS):
+        r = results(run, k)
+        assert r(120) == r(124), f"trial {k}: sp {r(120):#x} after, {r(124):#x} before"
+        for slot, reg in enumerate(FRAME_REGS):
+            got = r(128 + 4 * slot)
+            if reg == 10:
+                assert got == CHAIN, f"trial {k}: a0 = {got} after the chain of {CHAIN} adds (a write-back lost)"
+            elif reg not in FIXED:
+                assert got == pattern(reg), f"trial {k}: x{reg} = {got:#x} after emret"
+
+
+def test_emret_chains_to_a_pending_interrupt(run):
+    sym, word, events = run
+    # one entry per trial, two in the tail-chain trial
+    assert word(sym("record") + 4) == TRIALS + 1
+    # ... and the second follows the emret directly: the retire port shows
+    # the emret, then the entry (3 cycles after the emret's execute), then
+    # the handler, with no instruction of the interrupted code in between.
+    emrets = [i for i, (t, pc, trap) in enumerate(events) if not trap and pc == sym("handler_emret")]
+    last = emrets[-2]          # the first entry's emret in the last trial
+    (t_e, _, _), (t_trap, target, trap), (t_h, pc, _) = events[last:last + 3]
+    assert trap and target == sym("handler") and pc == sym("handler"), events[last:last + 3]
+    print(f"tail chain: emret retires at {t_e}, entry shown at {t_trap}, the handler's first retirement at {t_h}")
