@@ -64,6 +64,8 @@ ROWS = {r.name: r for r in [
     # fastirq (cores/: FastIrqPlugin): bank switch, background save, emret.
     Row("fastirq", "fastirq", "irqlab core, CLIC + fastirq: banked caller-saved registers, background save, "
         "emret, ITCM + DTCM", "rv32im", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+    Row("fastirq-nv", "fastirq", "irqlab core, CLIC + fastirq, non-vectored: one entry dispatching by mcause, "
+        "emret, ITCM + DTCM", "rv32im", b_symbol="clic_context_saved"),
     Row("fastirq-rv32e", "fastirq", "irqlab core, CLIC + fastirq, firmware built for RV32E (ilp32e), ITCM + DTCM",
         "rv32em", mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
     # The `clic` firmware on the Wishbone memory path: what single-cycle memory buys.

@@ -95,7 +95,10 @@ from irqlab.rows import row as row_info, rows_with
 
 # The rows with the CLIC's interrupt model, except those built for RV32E: the
 # workload keeps every register x1..x31 live, and RV32E has only x1..x15.
-ROWS = [r for r in rows_with(irq_model="clic") if not row_info(r).features()["IRQLAB_ABI_RV32E"]]
+# The checker models the non-vectored entry as the mnxti trampoline; the
+# fastirq build's one entry (claim by mnxti, then emret) is not modelled yet.
+ROWS = [r for r in rows_with(irq_model="clic") if not row_info(r).features()["IRQLAB_ABI_RV32E"]
+        and (row_info(r).hw_vectoring or not row_info(r).soc_config.fast_irq)]
 # The defaults give nlbits = 2, 1, 4, 3 (the firmware draws it from the seed).
 SEEDS = [int(s, 0) for s in os.environ.get("IRQLAB_TORTURE_SEEDS", "0x1d5,0xc0ffee,0x7e57,0x1").split(",")]
 # The firmware's run-time parameters (trace/protocol.py CONFIGS["torture"] documents them).

@@ -6,7 +6,7 @@
  *   the caller-saved registers, call irq_handler_n, restore, mret. Exceptions
  *   go to mtvec = trap_entry_direct (trap.S).
  *
- * IRQLAB_HAS_FASTIRQ (vectored): the core switches the caller-saved
+ * IRQLAB_FASTIRQ_ENTRY (fastirq_entry.h), vectored: the core switches the caller-saved
  *   registers to a second bank, moves sp below the frame and stores the
  *   interrupted context there in the background (cores/: FastIrqPlugin), so
  *   entry n calls irq_handler_n at once (B is its first instruction) and
@@ -22,6 +22,7 @@
  */
 #include <generated/soc.h>
 #include "irqlab_features.h"
+#include "fastirq_entry.h"
 #include "entry_macros.S"
     .equ MIE, 8
     .equ CSR_MNXTI, 0x345
@@ -42,7 +43,7 @@ clic_vector_table:
     .word irq_vector_\n
     .endr
 
-#if IRQLAB_HAS_FASTIRQ
+#if IRQLAB_FASTIRQ_ENTRY
     .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63
 irq_vector_\n:
     /* the core saved what a C call needs: B is the first instruction */
@@ -53,16 +54,6 @@ irq_context_saved_\n:
     j fastirq_restore
     .endr
 
-    /* emret fell through: a nested entry used the bank, the context is in
-     * the frame (mepc and mcause too). */
-fastirq_restore:
-    csrci mstatus, MIE
-    lw a1, OFF_CAUSE(sp)
-    lw a0, OFF_EPC(sp)
-    csrw mcause, a1                /* mpil, mpie: what mret restores */
-    csrw mepc, a0
-    RESTORE_CALLER FRAME
-    mret
 #else
     .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63
 irq_vector_\n:
@@ -81,6 +72,34 @@ irq_context_saved_\n:
     .endr
 
     /* The frame (FRAME, OFF_EPC, OFF_CAUSE: entry_macros.S). */
+#if IRQLAB_FASTIRQ_ENTRY
+    /* One entry for every interrupt (and exception). An interrupt arrives
+     * with the core's bank switch and frame, so a C call may follow at once;
+     * an exception (no bank switch) saves in software. */
+    .balign 64
+    .global clic_trampoline
+clic_trampoline:
+    /* everything a C call needs is saved: B of the latency measurement */
+    .global clic_context_saved
+clic_context_saved:
+    csrrw a0, mscratch, a0         /* an exception's a0 is live: keep it */
+    csrr a0, mcause
+    bgez a0, fastirq_exception
+    csrrci a0, CSR_MNXTI, MIE      /* claim the highest interrupt (clears an edge) */
+    beqz a0, 1f                    /* it went away */
+    lw a0, 0(a0)
+    csrsi mstatus, MIE             /* nesting, as in the trampoline */
+    jalr a0
+1:  EMRET                          /* return, or on to the next interrupt */
+    j fastirq_restore
+
+fastirq_exception:
+    csrrw a0, mscratch, a0
+    SAVE_CALLER FRAME
+    call trap_dispatch
+    RESTORE_CALLER FRAME
+    mret
+#else
     .balign 64
     .global clic_trampoline
 clic_trampoline:
@@ -114,6 +133,20 @@ trampoline_exit:
 
 trampoline_exception:
     call trap_dispatch
+    RESTORE_CALLER FRAME
+    mret
+#endif
+#endif
+
+#if IRQLAB_FASTIRQ_ENTRY
+    /* emret fell through: a nested entry used the bank, and the context is
+     * in the frame (mepc and mcause too). */
+fastirq_restore:
+    csrci mstatus, MIE
+    lw a1, OFF_CAUSE(sp)
+    lw a0, OFF_EPC(sp)
+    csrw mcause, a1                /* mpil, mpie: what mret restores */
+    csrw mepc, a0
     RESTORE_CALLER FRAME
     mret
 #endif

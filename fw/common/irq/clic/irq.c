@@ -4,6 +4,7 @@
  * clicintattr.shv = 1) or the mnxti trampoline (entry.S). */
 #include "irqlab.h"
 #include "clic.h"
+#include "fastirq_entry.h"
 
 extern const uint32_t clic_vector_table[];
 extern char clic_trampoline[];
@@ -23,8 +24,8 @@ void irq_init(void) {
     CSRW(CSR_MINTTHRESH, 0);
     CSRW(CSR_MTVT, clic_vector_table);
     CSRW(mtvec, IRQLAB_HW_VECTORING ? trap_entry_direct : clic_trampoline);
-#if IRQLAB_HAS_FASTIRQ && IRQLAB_HW_VECTORING
-    /* entry.S's vectors expect the bank switch and the hardware frame */
+#if IRQLAB_FASTIRQ_ENTRY
+    /* entry.S's entries expect the bank switch and the hardware frame */
     CSRW(CSR_MFASTIRQ, MFASTIRQ_EN | (IRQLAB_ABI_RV32E ? MFASTIRQ_E : 0));
 #endif
 }
