@@ -117,7 +117,8 @@ def test_figures_are_sane(run):
     res = analysis.analyze(records, 100e6)
     lat = res["tests"]["latency"]
     assert lat["latency"]["count"] == SHORT["lat_count"]
-    assert 10 <= lat["latency"]["min"] <= lat["latency"]["median"] <= lat["latency"]["max"] < 2000
+    # at least the CLIC's delay and the five stages to retirement (fastirq: 9)
+    assert 7 <= lat["latency"]["min"] <= lat["latency"]["median"] <= lat["latency"]["max"] < 2000
     assert lat["onchip_agrees"] is True
     tp = res["tests"]["throughput"]
     assert len(tp["phases"]) == SHORT["tp_phases"]

@@ -9,8 +9,9 @@
 //                             hardware line ("H ts hw") and per stimulus-port
 //                             store ("S ts chan data"), with the timestamp the
 //                             trace unit's counter held in that cycle; with
-//                             --probe-pc ADDR also each cycle the core's retire
-//                             port shows that pc ("P ts pc"); with
+//                             --probe-pc ADDR also each cycle an instruction at
+//                             that pc retires ("P ts pc"; not a trap entry to
+//                             it, as the trace unit's comparators); with
 //                             --probe-retire LO:HI each cycle the retire port
 //                             shows a pc in [LO, HI): "R ts pc trap" (trap 1:
 //                             a trap entry whose handler target is pc)
@@ -197,7 +198,9 @@ int main(int argc, char **argv) {
             if (top->probe_sw_valid)
                 fprintf(probe, "S %llu %u %08x\n", (unsigned long long)top->probe_ts,
                         (unsigned)top->probe_sw_chan, (unsigned)top->probe_sw_data);
-            if (probe_pc >= 0 && top->probe_retire_valid && top->probe_retire_pc == (uint32_t)probe_pc)
+            // a retirement at the pc, as the trace unit's comparators (a trap shows its target there)
+            if (probe_pc >= 0 && top->probe_retire_valid && !top->probe_retire_trap &&
+                top->probe_retire_pc == (uint32_t)probe_pc)
                 fprintf(probe, "P %llu %08x\n", (unsigned long long)top->probe_ts,
                         (unsigned)top->probe_retire_pc);
             if (top->probe_retire_valid && top->probe_retire_pc >= retire_lo && top->probe_retire_pc < retire_hi)
