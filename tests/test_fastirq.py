@@ -85,7 +85,7 @@ chain_end_{k}:
     sw sp, 120(s1)               /* sp after */
 """)
     return START.format(clic_base=model.facts["clic"]["base"], source=SOURCE,
-                        trace_enable=facts["IRQLAB_TRACE_ENABLE"]) + f"""
+                        trace_enable=facts["IRQLAB_TRACE_ENABLE"]) + """
     la t0, vectors
     csrw 0x307, t0               /* mtvt */
     la t0, exception
@@ -225,3 +225,187 @@ def test_emret_chains_to_a_pending_interrupt(run):
     (t_e, _, _), (t_trap, target, trap), (t_h, pc, _) = events[last:last + 3]
     assert trap and target == sym("handler") and pc == sym("handler"), events[last:last + 3]
     print(f"tail chain: emret retires at {t_e}, entry shown at {t_trap}, the handler's first retirement at {t_h}")
+
+
+# ---------------------------------------------------------------------------
+# The software-triggered save (seed 000 Sec. III-E): a bare-metal switch
+# between two tasks. A task yields by pending a CLIC source; the entry
+# switches the bank and stores the task's caller-saved registers into a frame
+# on its own stack in the background while the switch routine already runs:
+# it pushes the callee-saved ones below the frame, swaps stack pointers
+# through the task table, pops the other task's callee-saved registers and
+# restores its frame (as entry.S fastirq_restore), mret. Each task holds a
+# pattern of its own in every register but sp, gp and tp (global: gp is the
+# check's scratch, tp the counter's) across every yield, and checks it when
+# it runs again.
+
+SWITCHES = 24
+TASK_REGS = [r for r in range(1, 32) if r not in (2, 3, 4)]
+CALLEE = [8, 9] + list(range(18, 28))
+
+
+def task_pattern(task, r, clic_int):
+    if r == 15:
+        return clic_int            # a5: the yield source's CLIC word
+    if r == 7:
+        return 0x40030101          # t2: ctl 0x40, shv + positive edge, ie, ip
+    return 0xA0000000 | (task << 24) | (r << 16) | (r * 0x11)
+
+
+def switch_program(facts, model):
+    clic_int = model.facts["clic"]["base"] + 0x1000 + 4 * SOURCE
+    exit_ = facts["IRQLAB_SIM_EXIT"]
+
+    def task(k):
+        sets = "\n".join(f"    li x{r}, {task_pattern(k, r, clic_int):#x}" for r in TASK_REGS)
+        checks = "\n".join(f"    li gp, {task_pattern(k, r, clic_int):#x}\n    bne x{r}, gp, fail"
+                           for r in TASK_REGS)
+        return f"""
+    .globl task{k}
+task{k}:
+{sets}
+task{k}_loop:
+    .globl yield{k}
+yield{k}:
+    sw t2, 0(a5)                 /* yield: pend the switch source */
+    .rept 8
+    nop
+    .endr
+    .globl task{k}_check
+task{k}_check:
+{checks}
+    la tp, switches
+    lw gp, 0(tp)
+    addi gp, gp, 1
+    sw gp, 0(tp)
+    li tp, {SWITCHES}
+    blt gp, tp, task{k}_loop
+    li a4, 0x100
+    li a5, {exit_}
+    sw a4, 0(a5)
+1:  j 1b
+"""
+    pop_callee = "\n".join(f"    lw x{r}, {4 * i}(sp)" for i, r in enumerate(CALLEE))
+    push_callee = "\n".join(f"    sw x{r}, {4 * i}(sp)" for i, r in enumerate(CALLEE))
+    restore = "\n".join(f"    lw x{r}, {4 * i}(sp)" for i, r in enumerate(FRAME_REGS))
+    frame1 = "\n".join(f"    .word {task_pattern(1, r, clic_int):#x}" for r in FRAME_REGS)
+    callee1 = "\n".join(f"    .word {task_pattern(1, r, clic_int):#x}" for r in CALLEE)
+    return START.format(clic_base=model.facts["clic"]["base"], source=SOURCE,
+                        trace_enable=facts["IRQLAB_TRACE_ENABLE"]) + f"""
+    la t0, vectors
+    csrw 0x307, t0
+    la t0, exception
+    csrw mtvec, t0
+    csrwi 0x7C0, 1               /* mfastirq.EN */
+    li a5, {clic_int}
+    li t1, 0x40030100            /* ctl 0x40, shv + positive edge, ie 1, ip 0 */
+    sw t1, 0(a5)
+    /* task 1's callee-saved registers and first frame, as a yield leaves them */
+    la t0, stack1_template
+    la t1, stack1_init
+    li t2, {len(CALLEE) + FRAME_BYTES // 4}
+1:  lw t3, 0(t0)
+    sw t3, 0(t1)
+    addi t0, t0, 4
+    addi t1, t1, 4
+    addi t2, t2, -1
+    bnez t2, 1b
+    la t0, stack1_init
+    la t1, tcb
+    sw t0, 4(t1)
+    la t0, current
+    sw zero, 0(t0)
+    la t0, switches
+    sw zero, 0(t0)
+    la sp, stack0_top
+    csrsi mstatus, 8
+    j task0
+{task(0)}
+{task(1)}
+fail:
+    li a4, 0x101
+    li a5, {exit_}
+    sw a4, 0(a5)
+1:  j 1b
+
+    .balign 4
+    .globl switch
+switch:                          /* the bank is switched, the frame is being stored */
+    addi sp, sp, -{4 * len(CALLEE)}
+{push_callee}
+    la t0, current
+    lw t1, 0(t0)
+    la t2, tcb
+    slli t3, t1, 2
+    add t3, t3, t2
+    sw sp, 0(t3)
+    xori t1, t1, 1
+    sw t1, 0(t0)
+    slli t3, t1, 2
+    add t3, t3, t2
+    lw sp, 0(t3)
+{pop_callee}
+    addi sp, sp, {4 * len(CALLEE)}
+    lw a1, {4 * SLOT_MCAUSE}(sp)
+    lw a0, {4 * SLOT_MEPC}(sp)
+    csrw mcause, a1
+    csrw mepc, a0
+{restore}
+    addi sp, sp, {FRAME_BYTES}
+    .globl switch_mret
+switch_mret:
+    mret
+
+    .balign 4
+stack1_template:
+{callee1}
+{frame1}
+    .word task1                  /* mepc */
+    .word {(1 << 31) | (3 << 28) | (1 << 27) | SOURCE:#x}   /* mcause: mpie 1, mpil 0 */
+    .word 0, 0
+""" + EXCEPTION.format(sim_exit=exit_) + table("vectors", "switch").format(source=SOURCE) + f"""
+    .section .bss
+    .balign 16
+    .space 512
+stack0_top:
+    .space 512
+stack1_init:
+    .space {4 * len(CALLEE) + FRAME_BYTES}
+stack1_top:
+    .balign 4
+tcb: .space 8
+current: .space 4
+switches: .space 4
+"""
+
+
+@pytest.fixture(scope="module", params=ROWS)
+def switching(request, tmp_path_factory):
+    model = sim.ensure_model(request.param)
+    facts = dict(userprog.program_facts(model))
+    text = switch_program(facts, model)
+    return _run_program(request.param, tmp_path_factory.mktemp("fastirq-switch"), text, retires=True)
+
+def test_two_tasks_switch_with_the_background_save(switching):
+    """Both tasks ran, yielded SWITCHES times in all, and every register
+    survived every switch (the program checks: a mismatch exits with 1)."""
+    sym, word, events = switching
+    assert word(sym("switches")) == SWITCHES
+    yields = {sym("yield0"), sym("yield1")}
+    # The switch time: from the yield's store to the other task's first
+    # instruction after the switch routine's mret.
+    times, start, after_mret = [], None, False
+    for t, pc, trap in events:
+        if trap:
+            continue
+        if pc in yields:
+            start, after_mret = t, False
+        elif pc == sym("switch_mret"):
+            after_mret = True
+        elif after_mret and start is not None and sym("task0") <= pc < sym("fail"):
+            times.append(t - start)
+            start, after_mret = None, False
+    assert len(times) >= SWITCHES - 1, times
+    print(f"bare-metal switch, yield store to the other task's first instruction: "
+          f"min {min(times)} max {max(times)} cycles over {len(times)} switches")
+    assert max(times) - min(times) <= 1, times
