@@ -26,15 +26,22 @@ def features_header(row):
              f'#define IRQLAB_ROW "{row.name}"']
     lines += [f"#define {k} {v}" for k, v in sorted(row.features().items())]
     # B: the entry-code symbol where everything a C call needs is saved, for a
-    # given interrupt (vectored entries have one per interrupt).
-    if "{irq}" in row.b_symbol:
-        prefix, suffix = row.b_symbol.split("{irq}")
-        assert not suffix, row.b_symbol
-        lines.append(f"#define IRQLAB_B_SYMBOL(irq) IRQLAB_PASTE({prefix}, irq)")
-    else:
-        lines.append(f"#define IRQLAB_B_SYMBOL(irq) {row.b_symbol}")
+    # given interrupt (vectored entries have one per interrupt); RET: the
+    # handler's return instruction (mret, emret), where the row has one.
+    lines.append(_symbol_macro("IRQLAB_B_SYMBOL", row.b_symbol))
+    if row.ret_symbol:
+        lines.append(_symbol_macro("IRQLAB_RET_SYMBOL", row.ret_symbol))
     lines += ["#endif", ""]
     return "\n".join(lines)
+
+
+def _symbol_macro(name, pattern):
+    """`name(irq)` as a C macro naming the symbol `pattern` ({irq}: the interrupt)."""
+    if "{irq}" in pattern:
+        prefix, suffix = pattern.split("{irq}")
+        assert not suffix, pattern
+        return f"#define {name}(irq) IRQLAB_PASTE({prefix}, irq)"
+    return f"#define {name}(irq) {pattern}"
 
 
 def _write_if_changed(path, text):

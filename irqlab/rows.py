@@ -26,6 +26,10 @@ class Row:
     hw_vectoring: bool = False
     # B: an entry-code symbol; {irq} is the interrupt input of generator line 0.
     b_symbol: str = "irq_context_saved"
+    # The handler's return instruction (mret or emret), where each interrupt's
+    # entry has its own: the start of the hand-over from one handler to the
+    # next in the back-to-back test (a PC match, cores with a retire port).
+    ret_symbol: str = None
     peer: bool = False        # a stock core, beside the project's own
 
     @property
@@ -44,6 +48,7 @@ class Row:
         f = dict(self.soc_config.features())
         f["IRQLAB_HW_VECTORING"] = int(self.hw_vectoring)
         f["IRQLAB_ABI_RV32E"] = int(self.mabi.endswith("e"))
+        f["IRQLAB_HAS_RET_SYMBOL"] = int(self.ret_symbol is not None)
         return f
 
 
@@ -56,21 +61,21 @@ ROWS = {r.name: r for r in [
     # tables in the ITCM, data and stack in the DTCM.
     Row("clint", "clint", "irqlab core, CLINT-style interrupts, ITCM + DTCM", "rv32im"),
     Row("clic", "clic", "irqlab core, CLIC, hardware-vectored (shv) C handlers, ITCM + DTCM", "rv32im",
-        hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+        hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
     Row("clic-nv", "clic", "irqlab core, CLIC, non-vectored: one entry, mnxti service loop, ITCM + DTCM", "rv32im",
         b_symbol="clic_context_saved"),
     Row("clic-rv32e", "clic", "irqlab core, CLIC, vectored, firmware built for RV32E (ilp32e), ITCM + DTCM", "rv32em",
-        mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+        mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
     # fastirq (cores/: FastIrqPlugin): bank switch, background save, emret.
     Row("fastirq", "fastirq", "irqlab core, CLIC + fastirq: banked caller-saved registers, background save, "
-        "emret, ITCM + DTCM", "rv32im", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+        "emret, ITCM + DTCM", "rv32im", hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
     Row("fastirq-nv", "fastirq", "irqlab core, CLIC + fastirq, non-vectored: one entry dispatching by mcause, "
         "emret, ITCM + DTCM", "rv32im", b_symbol="clic_context_saved"),
     Row("fastirq-rv32e", "fastirq", "irqlab core, CLIC + fastirq, firmware built for RV32E (ilp32e), ITCM + DTCM",
-        "rv32em", mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+        "rv32em", mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
     # The `clic` firmware on the Wishbone memory path: what single-cycle memory buys.
     Row("clic-bus", "clic-bus", "irqlab core, CLIC, hardware-vectored, code and data on the Wishbone bus", "rv32im",
-        hw_vectoring=True, b_symbol="irq_context_saved_{irq}"),
+        hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
 ]}
 
 

@@ -199,6 +199,29 @@ def throughput(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT)
     return phases
 
 
+RET_COMPARATOR = 1    # the row's ret_symbol (fw/bench: the handler's return instruction)
+
+
+def handoffs(window, line=0):
+    """Back to back: cycles from the retirement of a handler's return
+    instruction (mret, emret: PC comparator 1) to B of the next handler,
+    for each return inside a stimulation phase followed by B in the same
+    phase (the line is held, so the next request is already pending)."""
+    phase_line = rec.HW_GEN_PHASE + line
+    out, in_phase, ret = [], False, None
+    for e in window.events:
+        if e.kind == "rise" and e.index == phase_line:
+            in_phase, ret = True, None
+        elif e.kind == "fall" and e.index == phase_line:
+            in_phase, ret = False, None
+        elif in_phase and is_pc_match(e, RET_COMPARATOR):
+            ret = e.ts
+        elif ret is not None and is_pc_match(e):
+            out.append(e.ts - ret)
+            ret = None
+    return out
+
+
 def analyze(records, clock_hz, hist_shift=1):
     """Everything the bench reports for one run, as a JSON-ready dict."""
     evs = events(records)
@@ -226,6 +249,9 @@ def analyze(records, clock_hz, hist_shift=1):
             entry["phases"] = [{"cycles": c, "handled": n} for c, n in phases]
             entry["throughput_hz"] = summarize(rates) if rates else {"count": 0}
             entry["cycles_per_irq"] = summarize(per_irq) if per_irq else {"count": 0}
+            hand = handoffs(w)
+            if hand:
+                entry["handoff"] = summarize(hand)
         result["tests"][name] = entry
         result["tests"][name]["_values"] = lat
     # What B was, for the whole run ("mixed" if the tests differ; none without tests).

@@ -37,6 +37,11 @@ def _cycles_per_irq(t):
     return f"{c['median']:.1f}" if c.get("count") else None
 
 
+def _handoff(t):
+    h = t.get("handoff")
+    return f"{h['median']:.0f}/{h['max']:.0f}" if h and h.get("count") else None
+
+
 def _kirq_per_s(t):
     r = t["throughput_hz"]
     return f"{r['median'] / 1e3:.0f}" if r.get("count") else None
@@ -64,9 +69,11 @@ BENCHMARKS = {b.name: b for b in [
                Column("median ns", 9, _median_ns))),
     Benchmark("throughput", 2,
               "back to back: line 0 held for a stimulation phase, each acknowledge raises the next "
-              "request; handler runs per phase",
+              "request; handler runs per phase, and ret->B: cycles from a handler's return "
+              "instruction (mret, emret) retiring to B of the next (rows with a retire port)",
               ("tp_phases", "tp_high", "tp_low", "seed"),
-              (Column("b2b cyc", 7, _cycles_per_irq), Column("kIRQ/s", 7, _kirq_per_s)),
+              (Column("b2b cyc", 7, _cycles_per_irq), Column("kIRQ/s", 7, _kirq_per_s),
+               Column("ret->B", 7, _handoff)),
               kind="throughput"),
     Benchmark("preempt", 4,
               "a higher-level interrupt (line 0, level 0xC0) arriving while a lower-level handler "

@@ -81,9 +81,19 @@ static int b_is_pc_match(void) {
     return tracer_has_retire_read() & 1;
 }
 
+#if IRQLAB_HAS_RET_SYMBOL
+/* The return instruction of line 0's handler (comparator 1): where the
+ * hand-over to the next handler starts in the back-to-back test. */
+extern char IRQLAB_RET_SYMBOL(IRQ)[];
+#endif
+
 static void b_setup(void) {
-    if (b_is_pc_match())
+    if (b_is_pc_match()) {
         tracer_match0_write((uint32_t)BENCH_CONTEXT_SAVED | 1u);
+#if IRQLAB_HAS_RET_SYMBOL
+        tracer_match1_write((uint32_t)IRQLAB_RET_SYMBOL(IRQ) | 1u);
+#endif
+    }
 }
 
 static void stats_setup(void) {

@@ -50,6 +50,8 @@ irq_vector_\n:
     .global irq_context_saved_\n
 irq_context_saved_\n:
     call irq_handler_\n
+    .global irq_return_\n
+irq_return_\n:
     EMRET
     j fastirq_restore
     .endr
@@ -62,7 +64,10 @@ irq_vector_\n:
     .global irq_context_saved_\n
 irq_context_saved_\n:
     call irq_handler_\n
-    RESTORE_CALLER_MRET
+    RESTORE_CALLER
+    .global irq_return_\n
+irq_return_\n:
+    mret
     .endr
 #endif
 
