@@ -409,3 +409,149 @@ def test_two_tasks_switch_with_the_background_save(switching):
     print(f"bare-metal switch, yield store to the other task's first instruction: "
           f"min {min(times)} max {max(times)} cycles over {len(times)} switches")
     assert max(times) - min(times) <= 1, times
+
+
+# ---------------------------------------------------------------------------
+# Nesting while the outer drain runs. L (level 0x40) enters; its handler
+# enables interrupts at once, pends H (level 0xC0), which is then waiting
+# while L's frame is still being stored, and sets a pattern of its own in its
+# bank (H preempts somewhere in there). H is taken as soon as the drain is done (the nesting rule), stores
+# L's bank into a frame of its own, clobbers its bank and returns with emret
+# (LIVE: back to L's bank). L checks its registers, and its emret falls
+# through (LIVE is 0 after H's return): the context of the interrupted code
+# comes back from L's frame, which the program checks too.
+
+SOURCE_H = SOURCE - 1
+
+
+def nesting_program(facts, model):
+    clic = model.facts["clic"]["base"] + 0x1000
+    exit_ = facts["IRQLAB_SIM_EXIT"]
+    main_sets = "\n".join(f"    li x{r}, {pattern(r):#x}" for r in FRAME_REGS if r not in FIXED)
+    main_checks = "\n".join(f"    li gp, {pattern(r):#x}\n    bne x{r}, gp, fail" for r in FRAME_REGS if r not in FIXED)
+    l_sets = "\n".join(f"    li x{r}, {pattern(r) ^ 0xFFFF:#x}" for r in FRAME_REGS)
+    l_checks = "\n".join(f"    li gp, {pattern(r) ^ 0xFFFF:#x}\n    bne x{r}, gp, fail" for r in FRAME_REGS)
+    clobber = "\n".join(f"    li x{r}, -1" for r in FRAME_REGS)
+    restore = "\n".join(f"    lw x{r}, {4 * i}(sp)" for i, r in enumerate(FRAME_REGS))
+    return START.format(clic_base=model.facts["clic"]["base"], source=SOURCE,
+                        trace_enable=facts["IRQLAB_TRACE_ENABLE"]) + f"""
+    la t0, vectors
+    csrw 0x307, t0
+    la t0, exception
+    csrw mtvec, t0
+    la sp, stack_top
+    csrwi 0x7C0, 1               /* mfastirq.EN */
+    li a5, {model.facts["clic"]["base"]}
+    li t1, 8 << 1                /* cliccfg.nlbits = 8: clicintctl is all level */
+    sw t1, 0(a5)
+    li a5, {clic + 4 * SOURCE_H}
+    li t1, 0xc0030100            /* H: ctl 0xc0, shv + positive edge, ie 1 */
+    sw t1, 0(a5)
+    li a5, {clic + 4 * SOURCE}
+    li t1, 0x40030100            /* L: ctl 0x40 */
+    sw t1, 0(a5)
+    li t2, 0x40030101
+    csrsi mstatus, 8
+{main_sets}
+    li a0, {pattern(10):#x}
+    .globl pend_l
+pend_l:
+    sw t2, 0(a5)
+    .rept 80
+    nop
+    .endr
+{main_checks}
+    li gp, {pattern(10):#x}
+    bne a0, gp, fail
+    li a4, 0x100
+    li a5, {exit_}
+    sw a4, 0(a5)
+1:  j 1b
+fail:
+    li a4, 0x101
+    li a5, {exit_}
+    sw a4, 0(a5)
+1:  j 1b
+
+    .balign 4
+    .globl handler_l
+handler_l:
+    csrsi mstatus, 8             /* nesting */
+    li gp, {clic + 4 * SOURCE_H}
+    li tp, 0xc0030101
+    .globl pend_h
+pend_h:
+    sw tp, 0(gp)                 /* H waits for the drain */
+{l_sets}                         /* H preempts in here */
+    .rept 40
+    nop
+    .endr
+{l_checks}
+    la gp, h_entries
+    lw tp, 0(gp)
+    li gp, 1
+    bne tp, gp, fail             /* H ran once, inside L */
+    .globl handler_l_emret
+handler_l_emret:
+    .insn i 0x0B, 0, x0, x0, 0   /* emret: not LIVE, falls through */
+    .globl restore_l
+restore_l:
+    csrci mstatus, 8
+    lw a1, {4 * SLOT_MCAUSE}(sp)
+    lw a0, {4 * SLOT_MEPC}(sp)
+    csrw mcause, a1
+    csrw mepc, a0
+{restore}
+    addi sp, sp, {FRAME_BYTES}
+    mret
+
+    .balign 4
+    .globl handler_h
+handler_h:
+    la gp, h_entries
+    lw tp, 0(gp)
+    addi tp, tp, 1
+    sw tp, 0(gp)
+{clobber}
+    .insn i 0x0B, 0, x0, x0, 0   /* emret: LIVE, back to L's bank */
+    j fail
+""" + EXCEPTION.format(sim_exit=exit_) + f"""
+    .balign 64
+vectors:
+    .rept {SOURCE_H}
+    .word exception
+    .endr
+    .word handler_h
+    .word handler_l
+
+    .section .bss
+    .balign 16
+h_entries: .space 16
+    .space 1024
+stack_top:
+"""
+
+
+@pytest.fixture(scope="module", params=ROWS)
+def nesting(request, tmp_path_factory):
+    model = sim.ensure_model(request.param)
+    facts = dict(userprog.program_facts(model))
+    return _run_program(request.param, tmp_path_factory.mktemp("fastirq-nest"), nesting_program(facts, model),
+                        retires=True)
+
+
+def test_nested_entry_waits_for_the_drain_and_returns_through_the_frame(nesting):
+    """The program checks the registers (a mismatch exits with 1); here the
+    timing: H is taken when L's drain is done, 21 cycles after L's entry at
+    most (18 slots from the third cycle after the entry), and not before
+    the last slot is written (L's own drain would be overwritten)."""
+    sym, word, events = nesting
+    traps = [(t, pc) for t, pc, trap in events if trap]
+    t_l = next(t for t, pc in traps if pc == sym("handler_l"))
+    t_h = next(t for t, pc in traps if pc == sym("handler_h"))
+    t_pend = next(t for t, pc, trap in events if not trap and pc == sym("pend_h"))
+    print(f"L entered at {t_l}, H pended at {t_pend} (+{t_pend - t_l}), entered at {t_h} (+{t_h - t_l})")
+    assert t_pend - t_l < 18, "the pend did not land in L's drain: the test does not test the rule"
+    assert 18 <= t_h - t_l <= 22, t_h - t_l
+    # L's emret fell through to the restore, which returned to the interrupted code.
+    assert any(not trap and pc == sym("restore_l") for _, pc, trap in events)
