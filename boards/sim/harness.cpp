@@ -10,7 +10,9 @@
 //                             store ("S ts chan data"), with the timestamp the
 //                             trace unit's counter held in that cycle; with
 //                             --probe-pc ADDR also each cycle the core's retire
-//                             port shows that pc ("P ts pc"); with
+//                             port shows that pc ("P ts pc") and each cycle
+//                             an instruction with that pc enters execute
+//                             ("X ts pc", the core's exec_valid); with
 //                             --probe-retire LO:HI each cycle the retire port
 //                             shows a pc in [LO, HI): "R ts pc trap" (trap 1:
 //                             a trap entry whose handler target is pc)
@@ -200,6 +202,9 @@ int main(int argc, char **argv) {
             if (probe_pc >= 0 && top->probe_retire_valid && top->probe_retire_pc == (uint32_t)probe_pc)
                 fprintf(probe, "P %llu %08x\n", (unsigned long long)top->probe_ts,
                         (unsigned)top->probe_retire_pc);
+            if (probe_pc >= 0 && top->probe_exec_valid && top->probe_exec_pc == (uint32_t)probe_pc)
+                fprintf(probe, "X %llu %08x\n", (unsigned long long)top->probe_ts,
+                        (unsigned)top->probe_exec_pc);
             if (top->probe_retire_valid && top->probe_retire_pc >= retire_lo && top->probe_retire_pc < retire_hi)
                 fprintf(probe, "R %llu %08x %u\n", (unsigned long long)top->probe_ts,
                         (unsigned)top->probe_retire_pc, (unsigned)top->probe_retire_trap);
