@@ -7,6 +7,12 @@ harness's --probe-retire probe, the signal the trace unit's PC matches use).
 The same program on the same core with the bus memories (ROM and SRAM
 through Wishbone) is the control: there the block takes longer, so the check
 can see a stall. The rows are chosen by their SoC's memory feature.
+
+The core's execute-entry output (RetirePortPlugin's exec_valid, the trace
+unit's B-execute) is checked on the same block: one pulse per instruction,
+in program order; on the TCMs in N consecutive cycles, each exactly
+EXECUTE_TO_RETIRE cycles before its retirement (execute, memory,
+writeBack); on the bus memories at least that many, with the stall inside.
 """
 
 import shutil
@@ -120,20 +126,29 @@ def run_block(row, tmp_path):
     r = sim.run(model, images.pop(code, None), str(tmp_path / "trace.bin"), images=images,
                 probe_path=str(probe), probe_retire=(start, end), max_cycles=200_000)
     assert r.exit_code == 0, r.sim_log
-    retires = [(int(p[1]), int(p[2], 16)) for p in (line.split() for line in probe.read_text().splitlines())
-               if p[0] == "R" and p[3] == "0"]
-    assert [pc for _, pc in retires] == [start + 4 * i for i in range(N)], retires
-    return [ts for ts, _ in retires]
+    lines = [line.split() for line in probe.read_text().splitlines()]
+    retires = [(int(p[1]), int(p[2], 16)) for p in lines if p[0] == "R" and p[3] == "0"]
+    entries = [(int(p[1]), int(p[2], 16)) for p in lines if p[0] == "E"]
+    block = [start + 4 * i for i in range(N)]
+    assert [pc for _, pc in retires] == block, retires
+    assert [pc for _, pc in entries] == block, entries      # one entry each, in order: nothing dropped
+    return [ts for ts, _ in retires], [ts for ts, _ in entries]
+
+
+EXECUTE_TO_RETIRE = 2
 
 
 @pytest.mark.parametrize("row", TCM_ROWS)
 def test_block_retires_one_instruction_per_cycle(row, tmp_path):
-    ts = run_block(row, tmp_path)
+    ts, ex = run_block(row, tmp_path)
     assert [t - ts[0] for t in ts] == list(range(N)), \
         f"{row}: the {N} instructions retired at cycles {[t - ts[0] for t in ts]} after the first"
+    assert [r - e for r, e in zip(ts, ex)] == [EXECUTE_TO_RETIRE] * N, (ts, ex)
 
 
 @pytest.mark.parametrize("row", BUS_ROWS)
 def test_control_bus_memory_stalls(row, tmp_path):
-    ts = run_block(row, tmp_path)
+    ts, ex = run_block(row, tmp_path)
     assert ts[-1] - ts[0] > N - 1, f"{row}: no stall on the bus memories (the check would see none)"
+    assert all(r - e >= EXECUTE_TO_RETIRE for r, e in zip(ts, ex)), (ts, ex)
+    assert all(a < b for a, b in zip(ex, ex[1:]))
