@@ -181,17 +181,19 @@ class TraceUnit(Module, AutoCSR):
             m = getattr(self, f"_match{k}").storage
             self.comb += pc_match[k].eq(r.valid & m[0] & (r.pc[1:] == m[1:]))
         # Each comparator also watches execute entries: the age of its last
-        # one (cycles before now; 0 none yet, saturating at EXEC_AGE_MAX) goes
-        # out with its PC match, so B's execution rides in B's own record
-        # (no record of its own to drop). The retiring instance is the last
-        # to have entered execute with that pc: the pipeline is in order.
+        # one (cycles before now; 0 none since reset or since the comparator
+        # was written, saturating at EXEC_AGE_MAX) goes out with its PC match,
+        # so B's execution rides in B's own record (no record of its own to
+        # drop). The retiring instance is the last to have entered execute
+        # with that pc: the pipeline is in order.
         self.exec_match = exec_match = Signal(n_pc_match)
         exec_ages = []
         for k in range(n_pc_match):
             m = getattr(self, f"_match{k}").storage
             self.comb += exec_match[k].eq(r.exec_valid & m[0] & (r.exec_pc[1:] == m[1:]))
             age = Signal(rec.EXEC_AGE_BITS)
-            self.sync += If(exec_match[k], age.eq(1)
+            self.sync += If(getattr(self, f"_match{k}").re, age.eq(0)
+                ).Elif(exec_match[k], age.eq(1)
                 ).Elif((age != 0) & (age != rec.EXEC_AGE_MAX), age.eq(age + 1))
             exec_ages.append(age)
         core_trap = Signal()

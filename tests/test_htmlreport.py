@@ -96,7 +96,7 @@ def test_report_page_images_and_tables(tmp_path):
     assert latency_rows[0] == ["ours", "TCM", "100", "40", "42", "47", "47", "7", "420", "38/40/45/45",
                                "-", "-", "-", "equal"]
     assert latency_rows[1] == ["peer", "-", "100", "100", "108", "362", "362", "262", "1080", "n/a",
-                               "-", "-", "-", "DIFFER"]
+                               "-", "-", "sw-event", "DIFFER"]
     assert sorted(p.name for p in out.iterdir() if not p.name.endswith(".png")) == ["report.html"]
 
 

@@ -35,7 +35,7 @@ def results():
     no_levels = {
         "b_marker_short": "sw-event",
         "trace": {"hw_dropped": 3},
-        "tests": {"latency": {"latency": latency(100, 108, 362), "onchip_agrees": False,
+        "tests": {"latency": {"b_marker": "sw-event", "latency": latency(100, 108, 362), "onchip_agrees": False,
                               "histogram": {"100": 1, "108": 98, "362": 1}}},
     }
     return {"irqlab": "0.1.0", "git": "abc1234", "date": "2026-01-01T00:00:00+00:00", "board": "sim",

@@ -314,7 +314,8 @@ def test_pc_match_comparators():
 def test_pc_match_execute_age():
     """A PC match carries its comparator's execute age: the cycles since an
     instruction with that pc last entered execute (the core's exec_valid
-    pulse), counted at the match; 0 before any entry. Cycle by cycle: the
+    pulse), counted at the match; 0 before any entry and after the
+    comparator is written. Cycle by cycle: the
     record's stamp minus the age is the cycle of the last entry."""
     b = Bench()
     t = b.dut
@@ -339,19 +340,21 @@ def test_pc_match_execute_age():
     enter(50, 0x200); retire(50, 0x100)                # an entry and another comparator's match
     retire(53, 0x200)                                   # 3
     enter(55, 0x300); retire(58, 0x300)                # disabled comparator: nothing
-    rows = b.run(60 + 5 * 19)
+    enter(60, 0x100); b.pulse(61, t._match0.re); retire(63, 0x100)   # written since: 0
+    rows = b.run(65 + 6 * 19)
     records, stats = b.decode()
     assert_clean(stats, records)
     got = [(r.ts, r.payload) for r in events_only(records)]
-    ts = [rows[c]["ts"] for c in (12, 35, 40, 50, 53)]
+    ts = [rows[c]["ts"] for c in (12, 35, 40, 50, 53, 63)]
     assert got == [
         (ts[0], core_payload(0x100, rec.CORE_PC_MATCH, 0, exec_age=2)),
         (ts[1], core_payload(0x100, rec.CORE_PC_MATCH, 0, exec_age=5)),
         (ts[2], core_payload(0x200, rec.CORE_PC_MATCH, 1)),
         (ts[3], core_payload(0x100, rec.CORE_PC_MATCH, 0, exec_age=20)),
         (ts[4], core_payload(0x200, rec.CORE_PC_MATCH, 1, exec_age=3)),
+        (ts[5], core_payload(0x100, rec.CORE_PC_MATCH, 0)),
     ]
-    assert [rec.core_exec_age(p) for _, p in got] == [2, 5, None, 20, 3]
+    assert [rec.core_exec_age(p) for _, p in got] == [2, 5, None, 20, 3, None]
     # The entries' own stamps: the record's stamp minus the age.
     assert [s - rec.core_exec_age(p) for s, p in got if rec.core_exec_age(p)] == \
         [rows[c]["ts"] for c in (10, 30, 30, 50)]

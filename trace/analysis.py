@@ -1,15 +1,15 @@
 """From trace records to the benchmark figures.
 
 Latency (per interrupt): B - A, A = rising edge of the generator line,
-B = the handler-entry event. A PC match gives B twice: B-retire (the record's
-stamp, the instruction leaving writeBack: "latency") and B-execute (the
-instruction's first cycle in execute, from the record's execute age:
-"latency_b_execute", the point the seeds count to). Which event B is follows from the trace, not from
+B = the handler-entry event. Which event B is follows from the trace, not from
 what the core is said to support: PC matches of comparator 0 (core events,
 kind 0, arg 0; the firmware points it at the first handler instruction after
 the caller-saved context is stored, on cores with a retire port) if the test
 holds any, else the software event on CH_HANDLER_ENTRY (the first statement of
-the C handler). Throughput (per stimulation phase): handler runs (software
+the C handler). A PC match gives B at two points: B-retire (the record's
+stamp, the instruction leaving writeBack: "latency") and B-execute (its first
+cycle in execute, the stamp minus the record's execute age:
+"latency_b_execute", the point the seeds count to). Throughput (per stimulation phase): handler runs (software
 events on CH_HANDLER_ENTRY, sent once per C handler call on every core, also
 when a loop serves several interrupts per entry, as the CLIC's mnxti
 trampoline does) between the rising and falling edge of the line's phase

@@ -32,11 +32,13 @@ NA = "n/a"   # the row's B has no such point (no retire port), not a missing fig
 
 def b_execute(t, keys=("min", "median", "p99", "max")):
     """A latency test's B-execute figures as "a/b/..." (trace/analysis.py:
-    the PC match's instruction entering execute); NA where B is not a PC
-    match (stock cores: only their own B exists), None without figures."""
+    the PC match's instruction entering execute); NA where B is the software
+    event (stock cores: only that B exists), None without figures (results
+    recorded before B-execute existed)."""
+    from irqlab.host.analysis import B_SW_EVENT     # analysis imports this module
     s = t.get("latency_b_execute")
     if s is None:
-        return NA if t.get("latency", {}).get("count") else None
+        return NA if t.get("b_marker") == B_SW_EVENT else None
     return "/".join(str(s[k]) for k in keys) if s.get("count") else None
 
 

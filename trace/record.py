@@ -47,8 +47,8 @@ def core_trap_delay(payload):
 # A PC match's execute age: how many cycles before the record's stamp (the
 # instruction's retirement) the instruction entered the execute stage, the
 # last time an instruction with that pc did (the core's execute-entry output,
-# cores/README.md). 0: no entry seen since reset; EXEC_AGE_MAX: that many
-# cycles or more. Neither is a figure.
+# cores/README.md). 0: no entry seen since reset or since the comparator was
+# written; EXEC_AGE_MAX: that many cycles or more. Neither is a figure.
 EXEC_AGE_SHIFT = 50
 EXEC_AGE_BITS = 14
 EXEC_AGE_MAX = 2**EXEC_AGE_BITS - 1
