@@ -174,7 +174,8 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
     simulator's socket with the host's capture code and written to trace_path.
     The memories named in `dump` are read back when the run ends
     (RunResult.memories). `probe_retire` (lo, hi): the probe file also logs
-    every retire-port event with a pc in [lo, hi) ("R ts pc trap")."""
+    every retire-port event with a pc in [lo, hi) ("R ts pc trap") and every
+    execute entry of such a pc ("E ts pc")."""
     label = label or model.row
     images = dict(images or {})
     if image is not None:

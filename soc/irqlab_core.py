@@ -129,6 +129,8 @@ class IrqlabCore(CPU):
             o_retire_cause = r.cause,
             o_retire_mret  = r.mret,
             o_retire_trapDelay = r.trap_delay,
+            o_exec_valid   = r.exec_valid,
+            o_exec_pc      = r.exec_pc,
         )
         if self.clic_sources:
             params.update(

@@ -116,7 +116,8 @@ class IrqlabSoC(SoCCore):
         if self.soc_config.retire_port:
             r, c = self.tracer.retire, self.cpu.retire
             self.comb += [r.valid.eq(c.valid), r.pc.eq(c.pc), r.trap.eq(c.trap),
-                          r.cause.eq(c.cause), r.mret.eq(c.mret), r.trap_delay.eq(c.trap_delay)]
+                          r.cause.eq(c.cause), r.mret.eq(c.mret), r.trap_delay.eq(c.trap_delay),
+                          r.exec_valid.eq(c.exec_valid), r.exec_pc.eq(c.exec_pc)]
         self.bus.add_slave("stim", self.tracer.bus, SoCRegion(origin=STIM_BASE, size=0x400, cached=False))
         self.add_constant("IRQLAB_STIM_BASE", STIM_BASE)
         self.traced_cpu_irqs = min(traced_lines - rec.HW_CPU_IRQ, len(self.cpu.interrupt))

@@ -72,6 +72,9 @@ class RetirePort:
         self.cause = Signal(8)
         self.mret = Signal()
         self.trap_delay = Signal(2)  # with trap: cycles since the core took it (shown behind retirements)
+        # Beside it: an instruction enters execute (first cycle there), its pc.
+        self.exec_valid = Signal()
+        self.exec_pc = Signal(32)
 
 
 class Serializer(Module):
@@ -170,7 +173,7 @@ class TraceUnit(Module, AutoCSR):
         # the core showed the event (ts_core), and the statistics see every
         # event class delayed alike (stats_* below), so no figure changes.
         r = RetirePort()
-        for name in ("valid", "pc", "trap", "cause", "mret", "trap_delay"):
+        for name in ("valid", "pc", "trap", "cause", "mret", "trap_delay", "exec_valid", "exec_pc"):
             self.comb += getattr(r, name).eq(self._delayed(getattr(self.retire, name), RETIRE_DELAY))
         self.ts_core = ts_core = self._delayed(ts[:48], RETIRE_DELAY)
         self.pc_match = pc_match = Signal(n_pc_match)
@@ -178,6 +181,22 @@ class TraceUnit(Module, AutoCSR):
             m = getattr(self, f"_match{k}").storage
             # A retirement at that pc (a trap entry shows its target there too).
             self.comb += pc_match[k].eq(r.valid & ~r.trap & m[0] & (r.pc[1:] == m[1:]))
+        # Each comparator also watches execute entries: the age of its last
+        # one (cycles before now; 0 none since reset or since the comparator
+        # was written, saturating at EXEC_AGE_MAX) goes out with its PC match,
+        # so B's execution rides in B's own record (no record of its own to
+        # drop). The retiring instance is the last to have entered execute
+        # with that pc: the pipeline is in order.
+        self.exec_match = exec_match = Signal(n_pc_match)
+        exec_ages = []
+        for k in range(n_pc_match):
+            m = getattr(self, f"_match{k}").storage
+            self.comb += exec_match[k].eq(r.exec_valid & m[0] & (r.exec_pc[1:] == m[1:]))
+            age = Signal(rec.EXEC_AGE_BITS)
+            self.sync += If(getattr(self, f"_match{k}").re, age.eq(0)
+                ).Elif(exec_match[k], age.eq(1)
+                ).Elif((age != 0) & (age != rec.EXEC_AGE_MAX), age.eq(age + 1))
+            exec_ages.append(age)
         core_trap = Signal()
         core_mret = Signal()
         self.comb += [
@@ -187,6 +206,7 @@ class TraceUnit(Module, AutoCSR):
         self.core_kind = core_kind = Signal(8)
         self.core_arg = core_arg = Signal(8)
         core_delay = Signal(2)        # trap records: the entry was this many cycles before the stamp
+        core_exec_age = Signal(rec.EXEC_AGE_BITS)   # PC matches: its comparator's execute age
         self.core_valid = core_valid = Signal()   # a core event this cycle (before enable)
         first_match = Signal(8)
         self.comb += first_match.eq(0)
@@ -195,7 +215,8 @@ class TraceUnit(Module, AutoCSR):
         self.comb += [
             If(core_trap, core_kind.eq(rec.CORE_TRAP), core_arg.eq(r.cause), core_delay.eq(r.trap_delay)
             ).Elif(core_mret, core_kind.eq(rec.CORE_MRET)
-            ).Else(core_kind.eq(rec.CORE_PC_MATCH), core_arg.eq(first_match))
+            ).Else(core_kind.eq(rec.CORE_PC_MATCH), core_arg.eq(first_match),
+                   core_exec_age.eq(Array(exec_ages)[first_match[:max(1, (n_pc_match - 1).bit_length())]]))
         ]
 
         self.comb += core_valid.eq((pc_match != 0) | core_trap | core_mret)
@@ -206,7 +227,7 @@ class TraceUnit(Module, AutoCSR):
         classes = [
             (enable & ((rise | fall) != 0), rec.TYPE_HW, hw_payload),
             (enable & sw_valid, rec.TYPE_SW, Cat(sw_data, sw_chan)),
-            (enable & core_valid, rec.TYPE_CORE, Cat(r.pc, core_kind, core_arg, core_delay)),
+            (enable & core_valid, rec.TYPE_CORE, Cat(r.pc, core_kind, core_arg, core_delay, core_exec_age)),
         ]
         stamps = [ts[:48], ts[:48], ts_core]
         fifos = []

@@ -17,7 +17,7 @@ from irqlab.soc.configs import SOCS
 VARIANT = "clint"          # the retire-port simulation below drives the CLINT-style inputs
 TOP = f"IrqlabCore_{VARIANT}"
 RETIRE_PORTS = {"retire_valid": 1, "retire_pc": 32, "retire_trap": 1, "retire_cause": 8, "retire_mret": 1,
-                "retire_trapDelay": 2}
+                "retire_trapDelay": 2, "exec_valid": 1, "exec_pc": 32}
 # The interrupt inputs each interrupt model's core has (soc/configs.py IRQ_MODELS).
 IRQ_INPUTS = {"csr-mask": ("externalInterruptArray", "timerInterrupt", "softwareInterrupt"),
               "clic": ("clic_valid", "clic_id", "clic_level", "clic_shv")}

@@ -6,7 +6,9 @@ from irqlab.host.analysis import analyze
 from irqlab.host.decode import Decoder, decode_bytes
 from irqlab.host.stats import summarize
 
-from tracegen import TraceBuilder, latency_trace
+from irqlab.host.protocol import CH_TEST_BEGIN, CH_TEST_END
+
+from tracegen import EXEC_AGE, TEST_LATENCY, TraceBuilder, handler_trace, latency_trace
 
 
 def test_crc_and_pack_roundtrip():
@@ -26,6 +28,29 @@ def test_latency_figures_are_exact():
     assert st.intact and s["count"] == 5
     assert (s["min"], s["median"], s["max"], s["jitter"]) == (30, 31, 90, 60)
     assert s["ns"]["min"] == 300.0
+
+
+def test_pc_match_gives_b_retire_and_b_execute():
+    """A PC-match B has two points: B-retire (the record's stamp) in
+    "latency", B-execute (stamp minus its execute age) in "latency_b_execute";
+    an unknown age is counted, never guessed. A software-event B has neither."""
+    lats = [26, 27, 26, 40]
+    t = analyze(decode_bytes(handler_trace(lats))[0], 100e6)["tests"]["latency"]
+    assert (t["latency"]["min"], t["latency"]["max"]) == (26, 40)
+    e = t["latency_b_execute"]
+    assert (e["count"], e["min"], e["median"], e["max"], e["jitter"]) == (4, 26 - EXEC_AGE, 26 - EXEC_AGE,
+                                                                         40 - EXEC_AGE, 14)
+    assert t["b_execute_unknown"] == 0
+    # An age of 0 (no execute entry seen) or saturated: left out.
+    tb = TraceBuilder().time_hi(0).sw(10, CH_TEST_BEGIN, TEST_LATENCY)
+    for k, age in enumerate((0, rec.EXEC_AGE_MAX, 3)):
+        tb.hw(100 + 100 * k, rise=1).core(130 + 100 * k, rec.CORE_PC_MATCH, 0x40, 0, exec_age=age)
+    tb.sw(500, CH_TEST_END, TEST_LATENCY)
+    t = analyze(decode_bytes(tb.bytes())[0], 100e6)["tests"]["latency"]
+    assert t["latency"]["count"] == 3 and t["b_execute_unknown"] == 2
+    assert t["latency_b_execute"]["count"] == 1 and t["latency_b_execute"]["min"] == 30 - 3
+    sw = analyze(decode_bytes(latency_trace([30]))[0], 100e6)["tests"]["latency"]
+    assert "latency_b_execute" not in sw
 
 
 def test_summary_percentiles():

@@ -35,14 +35,14 @@ def test_channels_by_protocol_name():
 
 def test_core_events_overflow_console_time_hi():
     tb = (TraceBuilder().time_hi(3 << 48).core(1, rec.CORE_TRAP, 0x100, MEI).core(2, rec.CORE_TRAP, 0x4, 2)
-          .core(3, rec.CORE_TRAP, 0x200, 0x80 | 40).core(4, rec.CORE_PC_MATCH, 0xC4, 2)
+          .core(3, rec.CORE_TRAP, 0x200, 0x80 | 40).core(4, rec.CORE_PC_MATCH, 0xC4, 2, exec_age=3)
           .core(5, rec.CORE_MRET, 0x180).add(rec.TYPE_OVERFLOW, 6, 17).add(rec.TYPE_CONSOLE, 7, ord("A")))
     assert words(tb) == [
         "timestamp bits [63:48] = 0x0003",
         "trap: interrupt, code 11 (machine external), target pc 0x00000100",
         "trap: exception, code 2 (illegal instruction), target pc 0x00000004",
         "trap: interrupt, code 40 (local), target pc 0x00000200",
-        "pc match: comparator 2 at pc 0x000000c4",
+        "pc match: comparator 2 at pc 0x000000c4, entered execute 3 cycles before",
         "mret at pc 0x00000180",
         "17 events dropped by the trace unit since the previous overflow",
         "'A'",

@@ -18,7 +18,7 @@ from irqlab.host.analysis import b_marker, events, latencies, split_tests
 from irqlab.host.decode import decode_bytes
 
 from clitool import assert_one_line_error, irqlab
-from tracegen import handler_trace, latency_trace
+from tracegen import EXEC_AGE, handler_trace, latency_trace
 
 LATS = [40, 41, 45, 40, 52, 40, 43]
 
@@ -280,7 +280,10 @@ def test_csv_latencies_equal_the_analysis(tmp_path):
         assert float(r["latency_ns"]) == int(r["latency_cycles"]) * 10
     assert [int(r["index"]) for r in rows] == list(range(len(LATS))) + [0, 1, 2]
     assert [r["b_marker"] for r in rows] == ["pc-match"] * len(LATS) + ["sw-event"] * 3
-    assert list(rows[0]) == ["test", "index", "a_cycle", "b_cycle", "latency_cycles", "latency_ns", "b_marker"]
+    assert list(rows[0]) == ["test", "index", "a_cycle", "b_cycle", "latency_cycles", "latency_ns", "b_marker",
+                             "b_execute_cycle", "latency_execute_cycles"]
+    # B-execute: the PC match's execute age before B-retire; none for a software event.
+    assert [r["latency_execute_cycles"] for r in rows] == [str(x - EXEC_AGE) for x in LATS] + [""] * 3
     # Both tests are 'latency': the rows hold both windows' latencies in order.
     assert got == {"latency": LATS + [30, 31, 90]}
 

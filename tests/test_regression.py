@@ -8,7 +8,10 @@ figure. If it should, record the new results in the same change
 recorded results fails too: record it.
 
 Tolerance (cycles, the trace unit's): latency min, median, p99 and max and
-the preemption median and max within TOLERANCE_CYCLES; back-to-back cycles
+the preemption median and max within TOLERANCE_CYCLES, at both B points
+where the row has two (B-retire, "latency", and B-execute,
+"latency_b_execute": the own core's rows; a row recorded with one must not
+gain or lose the other); back-to-back cycles
 per interrupt within TOLERANCE_B2B (relative). The on-chip statistics must
 equal the trace's, and nothing may be dropped.
 
@@ -63,11 +66,15 @@ def test_figures_match_the_recorded_results(row, results, recorded):
     for test, w in want["tests"].items():
         g = got["tests"].get(test)
         assert g is not None, f"{row}: test '{test}' no longer runs"
-        for k in LATENCY_KEYS:
-            if k in w["latency"]:
-                assert abs(g["latency"][k] - w["latency"][k]) <= TOLERANCE_CYCLES, \
-                    f"{row} {test} {k}: {g['latency'][k]} cycles, recorded {w['latency'][k]}"
-        assert g["latency"]["count"] == w["latency"]["count"]
+        assert ("latency_b_execute" in g) == ("latency_b_execute" in w), f"{row} {test}: B points changed"
+        for b in ("latency", "latency_b_execute"):
+            if b not in w:
+                continue
+            for k in LATENCY_KEYS:
+                if k in w[b]:
+                    assert abs(g[b][k] - w[b][k]) <= TOLERANCE_CYCLES, \
+                        f"{row} {test} {b} {k}: {g[b][k]} cycles, recorded {w[b][k]}"
+            assert g[b]["count"] == w[b]["count"]
         if w.get("cycles_per_irq", {}).get("count"):
             gm, wm = g["cycles_per_irq"]["median"], w["cycles_per_irq"]["median"]
             assert abs(gm - wm) <= TOLERANCE_B2B * wm, f"{row} {test}: {gm:.1f} cycles/irq, recorded {wm:.1f}"

@@ -23,19 +23,20 @@ def results():
         "b_marker_short": "pc-match",
         "trace": {"hw_dropped": 0},
         "tests": {
-            "latency": {"latency": latency(40, 42, 47), "onchip_agrees": True,
-                        "histogram": {"40": 10, "42": 80, "47": 10}},
+            "latency": {"latency": latency(40, 42, 47), "latency_b_execute": latency(38, 40, 45),
+                        "onchip_agrees": True, "histogram": {"40": 10, "42": 80, "47": 10}},
             "throughput": {"latency": latency(30, 31, 33), "onchip_agrees": True,
                            "cycles_per_irq": {"count": 8, "median": 51.25},
                            "throughput_hz": {"count": 8, "median": 1951219.5},
                            "handoff": {"count": 300, "median": 3, "max": 4}},
-            "preempt": {"latency": latency(45, 46, 50), "onchip_agrees": True},
+            "preempt": {"latency": latency(45, 46, 50), "latency_b_execute": latency(43, 44, 48),
+                        "onchip_agrees": True},
         },
     }
     no_levels = {
         "b_marker_short": "sw-event",
         "trace": {"hw_dropped": 3},
-        "tests": {"latency": {"latency": latency(100, 108, 362), "onchip_agrees": False,
+        "tests": {"latency": {"b_marker": "sw-event", "latency": latency(100, 108, 362), "onchip_agrees": False,
                               "histogram": {"100": 1, "108": 98, "362": 1}}},
     }
     return {"irqlab": "0.1.0", "git": "abc1234", "date": "2026-01-01T00:00:00+00:00", "board": "sim",
@@ -51,14 +52,15 @@ def test_table_has_a_column_set_per_benchmark():
             assert c.header in header
     assert len(lines) == 4 and set(lines[1]) <= {"-", " "}
     ours, peer = lines[2].split(), lines[3].split()
-    # core, memory, B, irqs, min, median, p99, max, jitter, ns, b2b, kIRQ/s, ret->B, preempt med, max,
-    # drops, on-chip
-    assert ours == ["ours", "TCM", "pc-match", "100", "40", "42", "47", "47", "7", "420", "51.2", "1951",
-                    "3/4", "46", "50", "0", "equal"]
+    # core, memory, B, irqs, min, median, p99, max, jitter, ns, B-exec, b2b, kIRQ/s, ret->B, preempt med,
+    # max, preempt B-exec, drops, on-chip
+    assert ours == ["ours", "TCM", "pc-match", "100", "40", "42", "47", "47", "7", "420", "38/40/45/45",
+                    "51.2", "1951", "3/4", "46", "50", "44/48", "0", "equal"]
     # A benchmark the row did not run shows '-' (the memory too: results from
-    # before the column); a disagreement is shouted.
-    assert peer == ["peer", "-", "sw-event", "100", "100", "108", "362", "362", "262", "1080", "-", "-",
-                    "-", "-", "-", "3", "DIFFER"]
+    # before the column); B-exec on a row whose B is a software event is
+    # 'n/a' (no such point, not a missing figure); a disagreement is shouted.
+    assert peer == ["peer", "-", "sw-event", "100", "100", "108", "362", "362", "262", "1080", "n/a", "-",
+                    "-", "-", "-", "-", "-", "3", "DIFFER"]
 
 
 def test_markdown_report_holds_the_table_and_the_configuration():

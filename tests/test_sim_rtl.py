@@ -57,6 +57,12 @@ def probe_retires(path):
         return [(int(p[1]), int(p[2], 16)) for p in (line.split() for line in f) if p[0] == "P"]
 
 
+def probe_entries(path):
+    """ts of each cycle an instruction with the probed pc entered execute."""
+    with open(path) as f:
+        return [int(p[1]) for p in (line.split() for line in f) if p[0] == "X"]
+
+
 def probe_events(path):
     hw, sw = [], []
     prev = None
@@ -172,3 +178,26 @@ def test_pc_match_timestamps_equal_rtl_cycles(run):
               if e.kind == "core" and analysis.is_pc_match(e)]
     assert len(rtl) > 300
     assert sorted(traced) == sorted(rtl)
+
+
+def test_b_execute_equals_rtl_execute_entry(run):
+    """B-execute (cores with a retire port): every PC match's execute age
+    points at the cycle the core's execute-entry output (exec_valid, the
+    harness's X probe) last showed B's pc before that retirement, exactly;
+    no age is unknown. And B's instruction never stalls on these rows:
+    B-execute = B-retire - 2 (execute, memory, writeBack) for every one."""
+    core, r, records, stats, probe = run
+    if not has_retire_port(core):
+        pytest.skip(f"{core} has no retire port")
+    entries = probe_entries(probe)
+    matches = [e for e in analysis.events(records) if e.kind == "core" and analysis.is_pc_match(e)]
+    assert len(matches) > 300 and len(entries) >= len(matches)
+    for e in matches:
+        last = max(t for t in entries if t < e.ts)
+        assert analysis.b_execute(e) == last, f"PC match at {e.ts}: B-execute {analysis.b_execute(e)}, RTL {last}"
+    assert {e.ts - analysis.b_execute(e) for e in matches} == {2}
+    lat = analysis.analyze(records, 100e6)["tests"]["latency"]
+    assert lat["b_execute_unknown"] == 0
+    assert lat["latency_b_execute"]["count"] == lat["latency"]["count"]
+    for k in ("min", "median", "p99", "max"):
+        assert lat["latency_b_execute"][k] == lat["latency"][k] - 2

@@ -134,8 +134,8 @@ def sw_payload(channel, data):
     return data | channel << 32
 
 
-def core_payload(pc, kind, arg, delay=0):
-    return pc | kind << 32 | arg << 40 | delay << 48
+def core_payload(pc, kind, arg, delay=0, exec_age=0):
+    return pc | kind << 32 | arg << 40 | delay << 48 | exec_age << rec.EXEC_AGE_SHIFT
 
 
 def events_only(records):
@@ -309,6 +309,56 @@ def test_pc_match_comparators():
         (rec.TYPE_CORE, rows[20]["ts"], core_payload(0x100, rec.CORE_PC_MATCH, 0)),
         (rec.TYPE_CORE, rows[21]["ts"], core_payload(0x2004, rec.CORE_PC_MATCH, 1)),
     ]
+
+
+def test_pc_match_execute_age():
+    """A PC match carries its comparator's execute age: the cycles since an
+    instruction with that pc last entered execute (the core's exec_valid
+    pulse), counted at the match; 0 before any entry and after the
+    comparator is written. Cycle by cycle: the
+    record's stamp minus the age is the cycle of the last entry."""
+    b = Bench()
+    t = b.dut
+    b.at(0, t._enable.storage, 1)
+    b.at(0, t._match0.storage, 0x100 | 1)
+    b.at(0, t._match1.storage, 0x200 | 1)
+    b.at(0, t._match2.storage, 0x300)                  # disabled
+
+    def enter(c, pc):
+        b.pulse(c, t.retire.exec_valid)
+        b.at(c, t.retire.exec_pc, pc)
+
+    def retire(c, pc):
+        b.pulse(c, t.retire.valid)
+        b.at(c, t.retire.pc, pc)
+
+    enter(10, 0x100); retire(12, 0x100)                # 2
+    enter(20, 0x100)                                    # dropped from execute ...
+    enter(30, 0x100); retire(35, 0x100)                # ... fetched again: the last entry, 5
+    enter(33, 0x104)                                    # another pc: no comparator
+    retire(40, 0x200)                                   # never entered: 0
+    enter(50, 0x200); retire(50, 0x100)                # an entry and another comparator's match
+    retire(53, 0x200)                                   # 3
+    enter(55, 0x300); retire(58, 0x300)                # disabled comparator: nothing
+    enter(60, 0x100); b.pulse(61, t._match0.re); retire(63, 0x100)   # written since: 0
+    rows = b.run(65 + 6 * 19)
+    records, stats = b.decode()
+    assert_clean(stats, records)
+    got = [(r.ts, r.payload) for r in events_only(records)]
+    ts = [rows[c]["ts"] for c in (12, 35, 40, 50, 53, 63)]
+    assert got == [
+        (ts[0], core_payload(0x100, rec.CORE_PC_MATCH, 0, exec_age=2)),
+        (ts[1], core_payload(0x100, rec.CORE_PC_MATCH, 0, exec_age=5)),
+        (ts[2], core_payload(0x200, rec.CORE_PC_MATCH, 1)),
+        (ts[3], core_payload(0x100, rec.CORE_PC_MATCH, 0, exec_age=20)),
+        (ts[4], core_payload(0x200, rec.CORE_PC_MATCH, 1, exec_age=3)),
+        (ts[5], core_payload(0x100, rec.CORE_PC_MATCH, 0)),
+    ]
+    assert [rec.core_exec_age(p) for _, p in got] == [2, 5, None, 20, 3, None]
+    # The entries' own stamps: the record's stamp minus the age.
+    assert [s - rec.core_exec_age(p) for s, p in got if rec.core_exec_age(p)] == \
+        [rows[c]["ts"] for c in (10, 30, 30, 50)]
+    assert rec.core_exec_age(core_payload(0x100, 0, 0, exec_age=rec.EXEC_AGE_MAX)) is None
 
 
 def test_core_trap_and_mret():

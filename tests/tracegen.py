@@ -26,8 +26,8 @@ class TraceBuilder:
     def sw(self, ts, chan, data=0):
         return self.add(rec.TYPE_SW, ts, data | chan << 32)
 
-    def core(self, ts, kind, pc=0, arg=0):
-        return self.add(rec.TYPE_CORE, ts, pc | kind << 32 | arg << 40)
+    def core(self, ts, kind, pc=0, arg=0, exec_age=0):
+        return self.add(rec.TYPE_CORE, ts, pc | kind << 32 | arg << 40 | exec_age << rec.EXEC_AGE_SHIFT)
 
     def bytes(self):
         return b"".join(self.chunks)
@@ -58,10 +58,14 @@ IRQ8 = rec.HW_CPU_IRQ + 8        # the core input that generator line 0 drives
 MEI = 0x80 | 11                  # mcause byte of a machine external interrupt
 
 
+EXEC_AGE = 2                     # B's instruction entered execute this many cycles before it retired
+
+
 def handler_trace(latencies, gap=400, t0=1000, handler_pc=0x100):
     """A latency test on a core with a retire port: line 0 (and the core input
     it drives) rises, the trap enters the handler, comparator 0 matches `lat`
-    cycles after the edge (B), the C handler's store follows, the line falls
+    cycles after the edge (B-retire; B-execute EXEC_AGE cycles earlier), the
+    C handler's store follows, the line falls
     when it is acknowledged, mret returns. Plus console text and an OVERFLOW."""
     tb = TraceBuilder().time_hi(0)
     console(tb, 10, "hi\n")
@@ -72,7 +76,7 @@ def handler_trace(latencies, gap=400, t0=1000, handler_pc=0x100):
         tb.hw(t, rise=line | 1 << rec.HW_GEN_PHASE)
         tb.hw(t + 1, fall=1 << rec.HW_GEN_PHASE)
         tb.core(t + 4, rec.CORE_TRAP, handler_pc, MEI)
-        tb.core(t + lat, rec.CORE_PC_MATCH, handler_pc + 0x40, 0)
+        tb.core(t + lat, rec.CORE_PC_MATCH, handler_pc + 0x40, 0, exec_age=EXEC_AGE)
         tb.sw(t + lat + 20, CH_HANDLER_ENTRY, k)
         tb.hw(t + lat + 25, fall=line)
         tb.core(t + lat + 60, rec.CORE_MRET, 0x180)

@@ -6,7 +6,10 @@ what the core is said to support: PC matches of comparator 0 (core events,
 kind 0, arg 0; the firmware points it at the first handler instruction after
 the caller-saved context is stored, on cores with a retire port) if the test
 holds any, else the software event on CH_HANDLER_ENTRY (the first statement of
-the C handler). Throughput (per stimulation phase): handler runs (software
+the C handler). A PC match gives B at two points: B-retire (the record's
+stamp, the instruction leaving writeBack: "latency") and B-execute (its first
+cycle in execute, the stamp minus the record's execute age:
+"latency_b_execute", the point the seeds count to). Throughput (per stimulation phase): handler runs (software
 events on CH_HANDLER_ENTRY, sent once per C handler call on every core, also
 when a loop serves several interrupts per entry, as the CLIC's mnxti
 trampoline does) between the rising and falling edge of the line's phase
@@ -135,11 +138,16 @@ def _stop(marker, stop_channel):
     return lambda e: is_handler_event(e, stop_channel)
 
 
-def latency_pairs(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
-    """(A, B) timestamps of every interrupt: each rising edge of the line
-    pairs with the next B event (`marker`); an edge that arrives while one is
-    unserved is counted as merged (it cannot have its own handler run)."""
-    stop = _stop(marker, stop_channel)
+def b_execute(e):
+    """A PC match's B-execute: the cycle its instruction entered the execute
+    stage (the record's execute age; the stamp is B-retire), None where the
+    age is not known. The seeds count latency to this point."""
+    age = rec.core_exec_age(e.data)
+    return None if age is None else e.ts - age
+
+
+def _event_pairs(window, line, stop):
+    """(A, the B event) of every interrupt, and the merged edges."""
     out, start, merged = [], None, 0
     gen = rec.HW_GEN_LINE + line
     for e in window.events:
@@ -149,9 +157,17 @@ def latency_pairs(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVE
             else:
                 merged += 1
         elif start is not None and stop(e):
-            out.append((start, e.ts))
+            out.append((start, e))
             start = None
     return out, merged
+
+
+def latency_pairs(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
+    """(A, B) timestamps of every interrupt: each rising edge of the line
+    pairs with the next B event (`marker`); an edge that arrives while one is
+    unserved is counted as merged (it cannot have its own handler run)."""
+    pairs, merged = _event_pairs(window, line, _stop(marker, stop_channel))
+    return [(a, e.ts) for a, e in pairs], merged
 
 
 def latencies(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
@@ -160,17 +176,31 @@ def latencies(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
     return [b - a for a, b in pairs], merged
 
 
+def execute_latencies(window, line=0):
+    """B-execute - A for every interrupt whose B is a PC match (the same
+    pairs as latencies() with marker B_PC_MATCH), and how many of them had
+    no known execute age (left out, never guessed)."""
+    pairs, _ = _event_pairs(window, line, is_pc_match)
+    b_exec = [(a, b_execute(e)) for a, e in pairs]
+    return [b - a for a, b in b_exec if b is not None], sum(b is None for _, b in b_exec)
+
+
 @dataclass
 class Interrupt:
     test: str        # the benchmark's name (trace/benchmarks.py)
     index: int       # 0, 1, ... within its test
     a: int           # A: rising edge of the generator line (cycle)
-    b: int           # B: handler entry (cycle)
+    b: int           # B: handler entry (cycle); a PC match: B-retire
     marker: str      # which event B is (B_PC_MATCH, B_SW_EVENT)
+    b_execute: int = None   # a PC match: the cycle B's instruction entered execute (None: unknown, or no PC match)
 
     @property
     def latency(self):
         return self.b - self.a
+
+    @property
+    def latency_execute(self):
+        return None if self.b_execute is None else self.b_execute - self.a
 
 
 def interrupts(records):
@@ -178,8 +208,9 @@ def interrupts(records):
     out = []
     for w in split_tests(events(records)):
         marker = b_marker(w)
-        pairs, _ = latency_pairs(w, marker=marker)
-        out += [Interrupt(test_name(w.test), i, a, b, marker) for i, (a, b) in enumerate(pairs)]
+        pairs, _ = _event_pairs(w, 0, _stop(marker, CH_HANDLER_ENTRY))
+        out += [Interrupt(test_name(w.test), i, a, e.ts, marker,
+                          b_execute(e) if marker == B_PC_MATCH else None) for i, (a, e) in enumerate(pairs)]
     return out
 
 
@@ -234,6 +265,12 @@ def analyze(records, clock_hz, hist_shift=1):
         lat, merged = latencies(w, marker=marker)
         entry = {"b_marker": marker, "latency": summarize(lat, clock_hz), "merged_edges": merged,
                  "onchip": w.onchip}
+        if marker == B_PC_MATCH:
+            # B's two points: "latency" is to its retirement, this to its
+            # entry into execute (the seeds' point).
+            lat_exec, unknown = execute_latencies(w)
+            entry["latency_b_execute"] = summarize(lat_exec, clock_hz)
+            entry["b_execute_unknown"] = unknown
         if marker != B_SW_EVENT:
             # The software event is still sent by the handler: its latency, for comparison.
             sw_lat, _ = latencies(w, marker=B_SW_EVENT)

@@ -27,6 +27,21 @@ def _lat(key):
     return lambda t: t["latency"].get(key)
 
 
+NA = "n/a"   # the row's B has no such point (no retire port), not a missing figure
+
+
+def b_execute(t, keys=("min", "median", "p99", "max")):
+    """A latency test's B-execute figures as "a/b/..." (trace/analysis.py:
+    the PC match's instruction entering execute); NA where B is the software
+    event (stock cores: only that B exists), None without figures (results
+    recorded before B-execute existed)."""
+    from irqlab.host.analysis import B_SW_EVENT     # analysis imports this module
+    s = t.get("latency_b_execute")
+    if s is None:
+        return NA if t.get("b_marker") == B_SW_EVENT else None
+    return "/".join(str(s[k]) for k in keys) if s.get("count") else None
+
+
 def _median_ns(t):
     ns = t["latency"].get("ns")
     return f"{ns['median']:.0f}" if ns else None
@@ -66,7 +81,8 @@ BENCHMARKS = {b.name: b for b in [
               (Column("irqs", 6, _lat("count")), Column("min", 5, _lat("min")),
                Column("median", 6, _lat("median")), Column("p99", 5, _lat("p99")),
                Column("max", 5, _lat("max")), Column("jitter", 6, _lat("jitter")),
-               Column("median ns", 9, _median_ns))),
+               Column("median ns", 9, _median_ns),
+               Column("B-exec min/med/p99/max", 22, b_execute))),
     Benchmark("throughput", 2,
               "back to back: line 0 held for a stimulation phase, each acknowledge raises the next "
               "request; handler runs per phase, and ret->B: cycles from a handler's return "
@@ -79,7 +95,8 @@ BENCHMARKS = {b.name: b for b in [
               "a higher-level interrupt (line 0, level 0xC0) arriving while a lower-level handler "
               "(line 1, level 0x40) runs with interrupts enabled",
               ("lat_count", "lat_period", "lat_jitter", "seed"),
-              (Column("preempt med", 11, _lat("median")), Column("preempt max", 11, _lat("max"))),
+              (Column("preempt med", 11, _lat("median")), Column("preempt max", 11, _lat("max")),
+               Column("preempt B-exec med/max", 22, lambda t: b_execute(t, ("median", "max")))),
               needs=("irq_levels",)),
 ]}
 assert len({b.test_id for b in BENCHMARKS.values()}) == len(BENCHMARKS)

@@ -3,7 +3,11 @@ published reference (trace/references.py), the references marked as such.
 
   memory    where code and data live (TCM, bus, bus+cache; results files
             written before the column existed print '?')
-  latency   to a C handler: the 'latency' benchmark, median/max cycles
+  latency   to a C handler: the 'latency' benchmark, median/max cycles (own
+            core: B-retire, stock cores: their software event)
+  B-exec    the same with B = that instruction entering execute (own core;
+            'n/a' on stock cores, which have no such point); the seeds count
+            to execution (seed 000, Sec. II-B3)
   b2b       back to back: the 'throughput' benchmark, cycles per interrupt
   nested    a higher level preempting a running handler: 'preempt', median/max
   B-Lmax    the worst-case latency benchmark, B-Tmax the maximal throughput
@@ -11,11 +15,13 @@ published reference (trace/references.py), the references marked as such.
             names exist (trace/benchmarks.py)
 """
 
+from irqlab.host.benchmarks import b_execute
 from irqlab.host.references import PAPERS, REFERENCES
 
 B_LMAX = "b_lmax"
 B_TMAX = "b_tmax"
-HEADERS = ["core", "kind", "memory", "latency med/max", "b2b cyc", "nested med/max", "B-Lmax", "B-Tmax", "source"]
+HEADERS = ["core", "kind", "memory", "latency med/max", "B-exec med/max", "b2b cyc", "nested med/max", "B-Lmax",
+           "B-Tmax", "source"]
 MEASURED, REFERENCE = "measured", "REFERENCE"
 
 
@@ -44,18 +50,20 @@ def rows(runs):
     for r in runs:
         lmax = r.test(B_LMAX).get("latency", {})
         out.append(dict(zip(HEADERS, [
-            r.name, MEASURED, r.entry.get("memory", "?"), _med_max(r.test("latency").get("latency")), _per_irq(r.test("throughput")),
+            r.name, MEASURED, r.entry.get("memory", "?"), _med_max(r.test("latency").get("latency")),
+            b_execute(r.test("latency"), ("median", "max")) or "-", _per_irq(r.test("throughput")),
             _med_max(r.test("preempt").get("latency")), str(lmax["max"]) if lmax.get("count") else "-",
             _per_irq(r.test(B_TMAX)), f"{r.source}, B {r.entry.get('b_marker_short', '?')}"])))
     for ref in REFERENCES:
         out.append(dict(zip(HEADERS, [
-            ref.name, REFERENCE, ref.memory, _figure(ref.latency), _figure(ref.back_to_back, False), _figure(ref.nested),
+            ref.name, REFERENCE, ref.memory, _figure(ref.latency), "-", _figure(ref.back_to_back, False), _figure(ref.nested),
             "-", "-", f"{ref.paper}, {ref.where}"])))
     return out
 
 
 FOOTNOTE = ("REFERENCE rows are published figures, not measured here (single-cycle memory; "
-            "'-/N' = worst case N, median not given):")
+            "'-/N' = worst case N, median not given; their latency counts to B's execution, "
+            "to be read beside B-exec):")
 
 
 def papers():

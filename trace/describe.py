@@ -93,7 +93,11 @@ def describe(r):
     if r.type == rec.TYPE_SW:
         return sw_text(*sw_fields(r.payload))
     if r.type == rec.TYPE_CORE:
-        return core_text(*core_fields(r.payload))
+        text = core_text(*core_fields(r.payload))
+        kind = core_fields(r.payload)[0]
+        if kind == rec.CORE_PC_MATCH and rec.core_exec_age(r.payload) is not None:
+            text += f", entered execute {rec.core_exec_age(r.payload)} cycles before"
+        return text
     if r.type == rec.TYPE_OVERFLOW:
         return f"{r.payload & 0xFFFFFFFF} events dropped by the trace unit since the previous overflow"
     if r.type == rec.TYPE_TIME_HI:

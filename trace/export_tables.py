@@ -11,14 +11,17 @@ from irqlab.host.describe import CORE_KIND_NAMES, cause_text, channel_name
 from irqlab.host.signals import signals
 
 TABLES = ("latencies", "events")
-LATENCY_COLUMNS = ["test", "index", "a_cycle", "b_cycle", "latency_cycles", "latency_ns", "b_marker"]
+# b_execute_cycle, latency_execute_cycles: B-execute (PC-match rows; empty elsewhere)
+LATENCY_COLUMNS = ["test", "index", "a_cycle", "b_cycle", "latency_cycles", "latency_ns", "b_marker",
+                   "b_execute_cycle", "latency_execute_cycles"]
 EVENT_COLUMNS = ["cycle", "type", "index", "name", "data", "pc"]
 
 
 def latency_rows(records, clock_hz):
     ns = 1e9 / clock_hz
     return [{"test": i.test, "index": i.index, "a_cycle": i.a, "b_cycle": i.b,
-             "latency_cycles": i.latency, "latency_ns": round(i.latency * ns, 3), "b_marker": i.marker}
+             "latency_cycles": i.latency, "latency_ns": round(i.latency * ns, 3), "b_marker": i.marker,
+             "b_execute_cycle": i.b_execute, "latency_execute_cycles": i.latency_execute}
             for i in analysis.interrupts(records)]
 
 

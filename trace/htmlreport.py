@@ -10,12 +10,12 @@ import os
 from irqlab.errors import ResultsError
 from irqlab.host import compare, plots
 from irqlab.host.atomic import atomic_open
-from irqlab.host.benchmarks import BENCHMARKS
+from irqlab.host.benchmarks import BENCHMARKS, b_execute
 
 PAGE = "report.html"
 TIMELINE_INTERRUPTS = 3
-COLUMNS = ["core", "memory", "irqs", "min", "median", "p99", "max", "jitter", "median ns", "b2b cyc", "kIRQ/s",
-           "B marker", "on-chip"]
+COLUMNS = ["core", "memory", "irqs", "min", "median", "p99", "max", "jitter", "median ns",
+           "B-exec min/med/p99/max", "b2b cyc", "kIRQ/s", "B marker", "on-chip"]
 
 STYLE = """
 body { font-family: sans-serif; margin: 2em; max-width: 72em; color: #222; }
@@ -39,7 +39,7 @@ def _cells(run, bench):
     def v(x):
         return "-" if x is None else str(x)
     return [run.name, run.entry.get("memory", "-"), v(s.get("count")), v(s.get("min")), v(s.get("median")), v(s.get("p99")), v(s.get("max")),
-            v(s.get("jitter")), f"{ns['median']:.0f}" if ns else "-",
+            v(s.get("jitter")), f"{ns['median']:.0f}" if ns else "-", v(b_execute(t)),
             f"{cpi['median']:.1f}" if cpi.get("count") else "-",
             f"{rate['median'] / 1e3:.0f}" if rate.get("count") else "-",
             t.get("b_marker", "-"), "-" if agrees is None else ("equal" if agrees else "DIFFER")]

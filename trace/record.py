@@ -22,7 +22,7 @@ CRC_POLY = 0x07
 
 TYPE_HW = 0x01        # payload: rise mask [31:0], fall mask [63:32] of hardware lines
 TYPE_SW = 0x02        # payload: data [31:0], channel [39:32]
-TYPE_CORE = 0x03      # payload: pc [31:0], kind [39:32], arg [47:40], trap delay [49:48]
+TYPE_CORE = 0x03      # payload: pc [31:0], kind [39:32], arg [47:40], trap delay [49:48], execute age [63:50]
 TYPE_OVERFLOW = 0x04  # payload: records dropped since the previous OVERFLOW [31:0]
 TYPE_TIME_HI = 0x05   # payload: timestamp bits [63:48] in [15:0]
 TYPE_CONSOLE = 0x06   # payload: one console byte in [7:0] (boards: console and trace share the link)
@@ -33,7 +33,7 @@ TYPE_NAMES = {
 }
 
 # TYPE_CORE kinds.
-CORE_PC_MATCH = 0x00  # arg = comparator index
+CORE_PC_MATCH = 0x00  # arg = comparator index; execute age: see core_exec_age
 CORE_TRAP = 0x01      # arg = mcause (interrupt bit in arg[7]); delay: taken that many cycles before the stamp
 CORE_MRET = 0x02
 
@@ -42,6 +42,24 @@ def core_trap_delay(payload):
     """A trap record's delay: the core took the trap that many cycles before
     the record's stamp (older instructions still retired; cores/README.md)."""
     return (payload >> 48) & 0x3
+
+
+# A PC match's execute age: how many cycles before the record's stamp (the
+# instruction's retirement) the instruction entered the execute stage, the
+# last time an instruction with that pc did (the core's execute-entry output,
+# cores/README.md). 0: no entry seen since reset or since the comparator was
+# written; EXEC_AGE_MAX: that many cycles or more. Neither is a figure.
+EXEC_AGE_SHIFT = 50
+EXEC_AGE_BITS = 14
+EXEC_AGE_MAX = 2**EXEC_AGE_BITS - 1
+
+
+def core_exec_age(payload):
+    """A PC match's execute age in cycles, or None where it is not known
+    (no entry seen, or saturated): the instruction entered execute at the
+    record's stamp minus this."""
+    age = (payload >> EXEC_AGE_SHIFT) & EXEC_AGE_MAX
+    return age if 0 < age < EXEC_AGE_MAX else None
 
 
 # Hardware line numbering (the bit positions in TYPE_HW masks).

@@ -44,12 +44,14 @@ min/median/p99/max/jitter: interrupt latency in cycles, B - A over randomized ar
   A = rising edge of the generator line at the core's interrupt input (trace unit, hardware event)
   B = handler entry: 'sw-event' = the stimulus-port store that is the first statement of the
       C handler (stock cores have no retire port); 'pc-match' = the first handler instruction
-      after the caller-saved context is stored (cores with a retire port)
+      after the caller-saved context is stored (cores with a retire port), when it RETIRES
+B-exec: the same interrupts with B = the cycle that pc-match instruction ENTERS EXECUTE (the
+      point the seeds count to); n/a = the core has no such point (sw-event rows)
 memory: where code and data live; TCM = the own core's single-cycle ITCM + DTCM, bus = LiteX's
       Wishbone ROM/SRAM (2-3 cycles an access), +cache = the stock CPU's caches in front of it
 b2b cyc: cycles per handled interrupt while the line is held (throughput test), kIRQ/s at the clock
-preempt: latency (same A and B) of a higher-level interrupt arriving while a lower-level
-      handler runs with interrupts enabled (cores with interrupt levels: the CLIC rows)
+preempt: latency (same A and B; B-exec as above) of a higher-level interrupt arriving while a
+      lower-level handler runs with interrupts enabled (cores with interrupt levels: the CLIC rows)
 drops: events the trace unit dropped (FIFO full); on-chip: on-chip statistics equal the trace's"""
 
 

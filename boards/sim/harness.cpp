@@ -11,10 +11,14 @@
 //                             trace unit's counter held in that cycle; with
 //                             --probe-pc ADDR also each cycle an instruction at
 //                             that pc retires ("P ts pc"; not a trap entry to
-//                             it, as the trace unit's comparators); with
+//                             it, as the trace unit's comparators) and each
+//                             cycle an instruction with that pc enters execute
+//                             ("X ts pc", the core's exec_valid); with
 //                             --probe-retire LO:HI each cycle the retire port
 //                             shows a pc in [LO, HI): "R ts pc trap" (trap 1:
-//                             a trap entry whose handler target is pc)
+//                             a trap entry whose handler target is pc), and
+//                             each cycle an instruction with a pc there
+//                             enters execute: "E ts pc"
 //   memories at the end    -> +irqlab_dump_<rom|sram|main_ram>=PATH (Verilator
 //                             plusargs): the gateware's final blocks write that
 //                             memory with $writememh when top->final() runs
@@ -203,9 +207,14 @@ int main(int argc, char **argv) {
                 top->probe_retire_pc == (uint32_t)probe_pc)
                 fprintf(probe, "P %llu %08x\n", (unsigned long long)top->probe_ts,
                         (unsigned)top->probe_retire_pc);
+            if (probe_pc >= 0 && top->probe_exec_valid && top->probe_exec_pc == (uint32_t)probe_pc)
+                fprintf(probe, "X %llu %08x\n", (unsigned long long)top->probe_ts,
+                        (unsigned)top->probe_exec_pc);
             if (top->probe_retire_valid && top->probe_retire_pc >= retire_lo && top->probe_retire_pc < retire_hi)
                 fprintf(probe, "R %llu %08x %u\n", (unsigned long long)top->probe_ts,
                         (unsigned)top->probe_retire_pc, (unsigned)top->probe_retire_trap);
+            if (top->probe_exec_valid && top->probe_exec_pc >= retire_lo && top->probe_exec_pc < retire_hi)
+                fprintf(probe, "E %llu %08x\n", (unsigned long long)top->probe_ts, (unsigned)top->probe_exec_pc);
         }
         hw_prev = top->probe_hw;
         if (!done && top->simctrl_done) {

@@ -43,6 +43,7 @@ _io = [
         Subsignal("ts", Pins(64)), Subsignal("hw", Pins(32)),
         Subsignal("sw_valid", Pins(1)), Subsignal("sw_chan", Pins(8)), Subsignal("sw_data", Pins(32)),
         Subsignal("retire_valid", Pins(1)), Subsignal("retire_pc", Pins(32)), Subsignal("retire_trap", Pins(1)),
+        Subsignal("exec_valid", Pins(1)), Subsignal("exec_pc", Pins(32)),
         Subsignal("enable", Pins(1))),
 ]
 
@@ -66,6 +67,7 @@ class SimSoC(IrqlabSoC):
             probe.sw_valid.eq(t.sw_valid), probe.sw_chan.eq(t.sw_chan), probe.sw_data.eq(t.sw_data),
             # The core's retire port itself, upstream of the PC-match comparators.
             probe.retire_valid.eq(t.retire.valid), probe.retire_pc.eq(t.retire.pc), probe.retire_trap.eq(t.retire.trap),
+            probe.exec_valid.eq(t.retire.exec_valid), probe.exec_pc.eq(t.retire.exec_pc),
             probe.enable.eq(t._enable.storage),
         ]
 

@@ -31,6 +31,20 @@ import vexriscv.plugin._
   * the trace unit's RetirePort (soc/tracer.py), which gates `trap` and `mret`
   * with `valid`. An instruction retired iff `retire_valid && !retire_trap`.
   *
+  * Execute entry, beside it (the seeds count interrupt latency to the
+  * EXECUTION of the first handler instruction at which the context is saved,
+  * the trace unit's B):
+  *
+  *  - `exec_valid=1` in the first cycle an instruction is in the execute
+  *    stage: `execute.arbitration.isValid` now, and execute did not hold this
+  *    same instruction the cycle before (it was not valid, stuck and kept
+  *    there: `isValid && isStuck && !removeIt`). An instruction that stalls
+  *    in execute pulses once, in its first cycle there; one dropped from
+  *    execute (a flush, an interrupt taken between memory and execute) has
+  *    pulsed all the same, and pulses again when it is fetched again.
+  *    `exec_pc` is the execute stage's pc (valid with `exec_valid`).
+  *    Independent of the retire outputs: both may be valid in one cycle.
+  *
   * All outputs are combinational from the core's registers (no added latency).
   *
   * CsrPlugin keeps its trap-entry signals local to its build(), so they are
@@ -44,6 +58,8 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
   var retire_cause: Bits = null
   var retire_mret: Bool = null
   var retire_trapDelay: UInt = null
+  var exec_valid: Bool = null
+  var exec_pc: UInt = null
 
   override def setup(pipeline: VexRiscv): Unit = {
     val csrIndex = pipeline.plugins.indexWhere(p => p.isInstanceOf[CsrPlugin] || p.isInstanceOf[TrapEvents])
@@ -57,6 +73,8 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
     retire_cause = out(Bits(8 bits)).setName("retire_cause")
     retire_mret = out(Bool()).setName("retire_mret")
     retire_trapDelay = out(UInt(2 bits)).setName("retire_trapDelay")
+    exec_valid = out(Bool()).setName("exec_valid")
+    exec_pc = out(UInt(32 bits)).setName("exec_pc")
   }
 
   /** A signal of the current component by its (final) name. */
@@ -77,6 +95,15 @@ class RetirePortPlugin extends Plugin[VexRiscv] {
 
     val events = pipeline.plugins.collectFirst { case t: TrapEvents => t }
     val fast = pipeline.plugins.collectFirst { case f: FastIrqControl => f }
+
+    execute plug new Area {
+      import execute._
+      // Execute held this instruction last cycle and kept it (stuck, not removed).
+      val stayed = RegNext(arbitration.isValid && arbitration.isStuck && !arbitration.removeIt) init(False)
+      // (FastIrqPlugin's injected sp adjustments are not the program's.)
+      exec_valid := arbitration.isValid && !stayed && !fast.map(_.injected(execute)).getOrElse(False)
+      exec_pc := input(PC)
+    }
 
     writeBack plug new Area {
       import writeBack._
