@@ -86,6 +86,19 @@ case class CsrSlot(address: Int) {
   *       (the interrupt drops their instruction; it traps again after mret).
   *    So the entry costs the same whatever is in flight: the pipeline drain,
   *    a divide, a load-use interlock or a branch in flight change nothing.
+  *  - The decision starts at registers (the ULX3S's 50 MHz: its path runs
+  *    through the trap's jump and the fetch pc into the ITCM's address).
+  *    The level test arrives from the CLIC as registered verdicts: the core
+  *    gives it max(mil, mintthresh) (`clic_threshold_now`) and the same
+  *    after execute's instruction if that acts this cycle (`_alt`: an mret,
+  *    mil = mpil; a mintthresh write, its new value from the instruction
+  *    alone), and the CLIC registers `level > threshold` with its next
+  *    outputs (`clic_above`, `clic_aboveAlt`). The core takes `aboveAlt` in
+  *    the cycle after such an instruction acted, `above` otherwise: exactly
+  *    this cycle's mil and mintthresh, with no cycle added. mil's other
+  *    writes need no verdict: after a take mie is 0, after an mnxti claim
+  *    the CLIC holds irq_valid (and the verdicts) low. The CLIC's
+  *    arbitration tree and the comparators stay on paths into registers.
   *    The retire port shows the entry in the first cycle from c0 without a
   *    retirement (RetirePortPlugin): c0, or one or two cycles later, and
   *    says which (retire_trapDelay), so a trace knows c0.
@@ -95,7 +108,8 @@ case class CsrSlot(address: Int) {
   *    when the entry is ready (minhv = 0), waiting for it at most
   *    `vectorWait` cycles. Ready: the prefetcher's registered `valid` names
   *    the (registered) word at last cycle's entry address, and clic.id and
-  *    mtvt are unchanged since (a store to the table clears `valid`), so a
+  *    mtvt are unchanged since (registered too: the CLIC's `clic_idKept`,
+  *    mtvt's change at its write; a store to the table clears `valid`), so a
   *    changed id, mtvt or entry never jumps to a stale handler; a new id's
   *    word is ready in the third cycle it is presented. Otherwise (Wishbone variants, an entry outside the
   *    TCMs, a busy port) the trap loads the pc with the entry's address and
