@@ -38,12 +38,8 @@ def platform(device, toolchain="trellis"):
 BOARD = BoardDescriptor(
     name="ulx3s", title="ULX3S", flow="ecp5",
     option="device", choices=DEVICES, toolchains=("trellis",),
-    # 50 MHz on the 85F (docs/BOARDS.md, Timing), except the `clic` SoC for
-    # now: its interrupt decision (level above mil and mintthresh) runs
-    # through the trap, the flush and the fetch pc into the ITCM's address
-    # (47.8 MHz, nextpnr at a 40 MHz target); issue #9 item 4.
+    # 50 MHz on the 85F, every SoC (docs/BOARDS.md, Timing).
     default_clock_hz=50e6,
-    soc_clock_hz={"clic": 40e6},
     soc_target="irqlab.boards.ulx3s:ULX3SSoC", platform=platform,
     programmer=Programmer(boards={d: "ulx3s" for d in DEVICES}),
     link=SerialLink(bridge="FT231X", baudrate=3_000_000),

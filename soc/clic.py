@@ -54,9 +54,20 @@ from c+2 on the outputs reflect the claim. A bus write requested in cycle c
 (acked in c+1) takes effect in c+1 and reaches the outputs in c+2; there is
 no hold for it, so in the ack cycle the outputs still show the old state.
 
+Verdicts: registered with the outputs, for the core's interrupt decision
+(cores/: TrapCsrPlugin, which gives `threshold`, max(mil, mintthresh), and
+`threshold_alt`, the same after its instruction in execute if that acts),
+so the decision starts at registers and no comparator lies on the core's
+path from it to the fetch pc (the ULX3S's 50 MHz):
+  irq_above      in t+1: irq_valid & (irq_level > threshold of t)
+  irq_above_alt  in t+1: irq_valid & (irq_level > threshold_alt of t)
+  irq_id_kept    in t+1: irq_id equals irq_id of t (1 after reset)
+The comparators see this cycle's thresholds, so they are the arbitration
+tree's path into registers, never into the core's fetch.
+
 Not implemented: clicinttrig, S/U-mode windows and nmbits, the CSR side
 (mtvt, mnxti, mintstatus, mintthresh: that is the core's job), threshold
-masking (the core compares irq_level with its threshold).
+masking beyond the verdicts (the core chooses which one it takes).
 """
 
 from migen import *
@@ -194,6 +205,12 @@ class CLIC(Module):
         self.irq_shv = Signal()
         self.claim = Signal()
         self.claim_id = Signal(len(self.irq_id))
+        # The core's level test, registered here (see "Verdicts" above).
+        self.threshold = Signal(8)
+        self.threshold_alt = Signal(8)
+        self.irq_above = Signal()
+        self.irq_above_alt = Signal()
+        self.irq_id_kept = Signal(reset=1)
         self.size = 1 << (CLICINTIP_BASE + 4 * n_sources - 1).bit_length()
 
         # Bus decode: word offset within the region.
@@ -256,9 +273,15 @@ class CLIC(Module):
             held = Signal()
             self.sync += held.eq(stale)
             stale = stale | held
+        valid = Signal()
+        level = Signal(8)
+        self.comb += [valid.eq(best_valid & ~stale), level.eq(best_ctl8 | level_mask)]
         self.sync += [
-            self.irq_valid.eq(best_valid & ~stale),
+            self.irq_valid.eq(valid),
             self.irq_id.eq(best_id),
-            self.irq_level.eq(best_ctl8 | level_mask),
+            self.irq_level.eq(level),
             self.irq_shv.eq(best_shv),
+            self.irq_above.eq(valid & (level > self.threshold)),
+            self.irq_above_alt.eq(valid & (level > self.threshold_alt)),
+            self.irq_id_kept.eq(best_id == self.irq_id),
         ]

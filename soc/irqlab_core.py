@@ -86,6 +86,11 @@ class IrqlabCore(CPU):
         self.clic_id       = Signal(12)
         self.clic_level    = Signal(8)
         self.clic_shv      = Signal()
+        self.clic_above    = Signal()     # the CLIC's registered verdicts (soc/clic.py)
+        self.clic_above_alt = Signal()
+        self.clic_id_kept  = Signal()
+        self.clic_threshold = Signal(8)   # out: what the verdicts compare with
+        self.clic_threshold_alt = Signal(8)
         self.clic_claim    = Signal()
         self.clic_claim_id = Signal(12)
         self.ibus       = wishbone.Interface(data_width=32, address_width=32, addressing="word")
@@ -138,6 +143,11 @@ class IrqlabCore(CPU):
                 i_clic_id      = self.clic_id,
                 i_clic_level   = self.clic_level,
                 i_clic_shv     = self.clic_shv,
+                i_clic_above   = self.clic_above,
+                i_clic_aboveAlt = self.clic_above_alt,
+                i_clic_idKept  = self.clic_id_kept,
+                o_clic_threshold_now = self.clic_threshold,
+                o_clic_threshold_alt = self.clic_threshold_alt,
                 o_clic_claim   = self.clic_claim,
                 o_clic_claimId = self.clic_claim_id,
             )

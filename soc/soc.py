@@ -168,6 +168,11 @@ class IrqlabSoC(SoCCore):
             cpu.clic_id.eq(clic.irq_id),
             cpu.clic_level.eq(clic.irq_level),
             cpu.clic_shv.eq(clic.irq_shv),
+            cpu.clic_above.eq(clic.irq_above),
+            cpu.clic_above_alt.eq(clic.irq_above_alt),
+            cpu.clic_id_kept.eq(clic.irq_id_kept),
+            clic.threshold.eq(cpu.clic_threshold),
+            clic.threshold_alt.eq(cpu.clic_threshold_alt),
             clic.claim.eq(cpu.clic_claim),
             clic.claim_id.eq(cpu.clic_claim_id),
         ]

@@ -27,12 +27,10 @@ def test_every_board_has_a_descriptor_named_as_registered():
 def test_defaults_and_soc_clock_overrides():
     u = registry.board("ulx3s")
     assert u.options("vexriscv") == {"sys_clk_freq": 50e6, "device": "LFE5U-85F", "toolchain": "trellis"}
-    # An own-core SoC runs at the board's 50 MHz unless the descriptor names
-    # a lower clock for it (the TCM SoCs for now: boards/ulx3s.py says why).
+    # Every own-core SoC runs at the board's 50 MHz (`clic` too since issue #9).
     for name, cfg in SOCS.items():
         if cfg.own_core:
-            want = u.soc_clock_hz.get(name, 50e6)
-            assert u.options(name)["sys_clk_freq"] == want <= 50e6, name
+            assert u.options(name)["sys_clk_freq"] == 50e6, name
     assert u.options("clic", sys_clk_freq=40e6)["sys_clk_freq"] == 40e6
     # A per-SoC clock of a descriptor, where a board needs one.
     assert dataclasses.replace(u, soc_clock_hz={"clic": 25e6}).options("clic")["sys_clk_freq"] == 25e6

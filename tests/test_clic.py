@@ -712,7 +712,10 @@ def cosimulate(dut, cycles, seed):
     cycle at most), claims (mostly of the current winner, sometimes of any id,
     in range or not); the model is told the module's output delay. Requires
     equal irq_valid, and equal irq_id/irq_level/irq_shv while valid, and
-    equal pending bits, in every cycle. Returns counts of what happened."""
+    equal pending bits, in every cycle. With random thresholds, the
+    registered verdicts must be those of the outputs against the thresholds
+    of the cycle before (irq_above/irq_above_alt), and irq_id_kept whether
+    irq_id equals the cycle before's. Returns counts of what happened."""
     model = clicmodel.Clic(dut.n_sources, ctl_bits=dut.ctl_bits, output_delay=dut.output_delay)
     rng = random.Random(seed)
     bus = dut.bus
@@ -721,6 +724,7 @@ def cosimulate(dut, cycles, seed):
     def body():
         model.tick()        # cycle 0: reset, no inputs (the first yield enters cycle 1)
         lines, requested = 0, False
+        last = (0, 0, 0)    # the cycle before's irq_id, threshold, threshold_alt
         for c in range(1, cycles + 1):
             writes = ()
             if requested:       # the ack cycle: drop the request
@@ -744,8 +748,16 @@ def cosimulate(dut, cycles, seed):
                 claim = want.id if want.valid and rng.random() < 0.8 else rng.randrange(1 << len(dut.claim_id))
             yield dut.claim.eq(claim is not None)
             yield dut.claim_id.eq(claim or 0)
+            thresholds = [rng.choice([0, 0xFF, rng.randrange(256)]) for _ in range(2)]
+            yield dut.threshold.eq(thresholds[0])
+            yield dut.threshold_alt.eq(thresholds[1])
             yield                                                   # cycle c
             valid, i, lvl, shv = yield from outputs(dut)
+            verdicts = ((yield dut.irq_above), (yield dut.irq_above_alt), (yield dut.irq_id_kept))
+            assert verdicts == (valid and lvl > last[1], valid and lvl > last[2], i == last[0]), \
+                f"cycle {c} (seed {seed}): verdicts {verdicts}, outputs {(valid, i, lvl)}, last {last}"
+            last = (i, *thresholds)
+            seen["above"] += verdicts[0]
             got = clicmodel.Outputs(True, i, lvl, bool(shv)) if valid else clicmodel.INVALID
             want = model.outputs()
             assert got == want, f"cycle {c} (seed {seed}): CLIC {got}, model {want}"
@@ -777,3 +789,4 @@ def test_matches_reference_model(n, ctl_bits, register_after, cycles):
     if ctl_bits:
         assert seen["levels"] > cycles // 20, seen
     assert seen["shv"] > 0, seen
+    assert 0 < seen["above"] < seen["valid"], seen          # verdicts of both values

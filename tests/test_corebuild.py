@@ -20,7 +20,8 @@ RETIRE_PORTS = {"retire_valid": 1, "retire_pc": 32, "retire_trap": 1, "retire_ca
                 "retire_trapDelay": 2, "exec_valid": 1, "exec_pc": 32}
 # The interrupt inputs each interrupt model's core has (soc/configs.py IRQ_MODELS).
 IRQ_INPUTS = {"csr-mask": ("externalInterruptArray", "timerInterrupt", "softwareInterrupt"),
-              "clic": ("clic_valid", "clic_id", "clic_level", "clic_shv")}
+              "clic": ("clic_valid", "clic_id", "clic_level", "clic_shv", "clic_above", "clic_aboveAlt",
+                       "clic_idKept")}
 
 pytestmark = pytest.mark.skipif(shutil.which("mvn") is None,
                                 reason="mvn (Maven) is not installed: the cores are built with Maven")

@@ -126,6 +126,9 @@ int main(int argc, char** argv) {
   t->externalResetVector = base;
 #ifdef HAS_CLIC
   t->clic_valid = 0;                       // no interrupt source in this harness
+  t->clic_above = 0;
+  t->clic_aboveAlt = 0;
+  t->clic_idKept = 1;
 #else
   t->timerInterrupt = 0;
   t->softwareInterrupt = 0;

@@ -8,12 +8,25 @@ import vexriscv.plugin._
 
 import scala.collection.mutable.ArrayBuffer
 
-/** What the CLIC presents to the core (soc/clic.py: registered outputs). */
+/** What the CLIC presents to the core (soc/clic.py: registered outputs).
+  * `above`/`aboveAlt`: valid and level above the threshold the core gave
+  * last cycle (ClicThreshold's `now`/`alt`); `idKept`: id equals last
+  * cycle's id. The CLIC computes them from its next outputs, so the core's
+  * interrupt decision starts at registers (TrapCsrPlugin, "The take"). */
 case class ClicRequest(idWidth: Int) extends Bundle {
   val valid = Bool()
   val id = UInt(idWidth bits)
   val level = UInt(8 bits)
   val shv = Bool()
+  val above = Bool()
+  val aboveAlt = Bool()
+  val idKept = Bool()
+}
+
+/** The thresholds the core gives the CLIC for next cycle's `above`/`aboveAlt`. */
+case class ClicThreshold() extends Bundle {
+  val now = UInt(8 bits)         // max(mil, mintthresh)
+  val alt = UInt(8 bits)         // the same after execute's instruction, if it acts this cycle
 }
 
 /** Trap events, for the retire port (RetirePortPlugin) and later plugins
@@ -78,6 +91,19 @@ case class CsrSlot(address: Int) {
   *       (the interrupt drops their instruction; it traps again after mret).
   *    So the entry costs the same whatever is in flight: the pipeline drain,
   *    a divide, a load-use interlock or a branch in flight change nothing.
+  *  - The decision starts at registers (the ULX3S's 50 MHz: its path runs
+  *    through the trap's jump and the fetch pc into the ITCM's address).
+  *    The level test arrives from the CLIC as registered verdicts: the core
+  *    gives it max(mil, mintthresh) (`clic_threshold_now`) and the same
+  *    after execute's instruction if that acts this cycle (`_alt`: an mret,
+  *    mil = mpil; a mintthresh write, its new value from the instruction
+  *    alone), and the CLIC registers `level > threshold` with its next
+  *    outputs (`clic_above`, `clic_aboveAlt`). The core takes `aboveAlt` in
+  *    the cycle after such an instruction acted, `above` otherwise: exactly
+  *    this cycle's mil and mintthresh, with no cycle added. mil's other
+  *    writes need no verdict: after a take mie is 0, after an mnxti claim
+  *    the CLIC holds irq_valid (and the verdicts) low. The CLIC's
+  *    arbitration tree and the comparators stay on paths into registers.
   *    The retire port shows the entry in the first cycle from c0 without a
   *    retirement (RetirePortPlugin): c0, or one or two cycles later, and
   *    says which (retire_trapDelay), so a trace knows c0.
@@ -87,7 +113,8 @@ case class CsrSlot(address: Int) {
   *    when the entry is ready (minhv = 0), waiting for it at most
   *    `vectorWait` cycles. Ready: the prefetcher's registered `valid` names
   *    the (registered) word at last cycle's entry address, and clic.id and
-  *    mtvt are unchanged since (a store to the table clears `valid`), so a
+  *    mtvt are unchanged since (registered too: the CLIC's `clic_idKept`,
+  *    mtvt's change at its write; a store to the table clears `valid`), so a
   *    changed id, mtvt or entry never jumps to a stale handler; a new id's
   *    word is ready in the third cycle it is presented. Otherwise (Wishbone variants, an entry outside the
   *    TCMs, a busy port) the trap loads the pc with the entry's address and
@@ -138,6 +165,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   def addCsr(address: Int): CsrSlot = { val s = CsrSlot(address); slots += s; s }
 
   var clic: ClicRequest = null
+  var clicThreshold: ClicThreshold = null
   var vecAddress: UInt = null                    // vectorPrefetch: the entry mtvt + 4*id (out)
   var vecValid: Bool = null                      // ... vecData is the word at last cycle's vecAddress (in)
   var vecData: Bits = null
@@ -193,6 +221,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     executePort = newExceptionPort(pipeline.execute, priority = 0)
 
     clic = in(ClicRequest(clicIdWidth)).setName("clic")
+    clicThreshold = out(ClicThreshold()).setName("clic_threshold")
     clicClaim = out(Bool()).setName("clic_claim")
     clicClaimId = out(UInt(clicIdWidth bits)).setName("clic_claimId")
     if (vectorPrefetch) {
@@ -285,8 +314,20 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // memory and execute in the first cycle c0 it may be taken; execute and
     // decode are flushed, memory and writeBack finish their instructions
     // (or a divide in memory is aborted).
-    val irqLevelOk = clic.level > mil && clic.level > mintthresh
-    val irqRequest = clic.valid && mie && irqLevelOk && !vectorFetch && !fast.map(_.entryBlocked).getOrElse(False)
+    // The level test (valid, level > max(mil, mintthresh)) arrives as a
+    // register: the CLIC compares its next outputs with the thresholds the
+    // core gives it (clicThreshold, set in execute), so no comparator lies
+    // between the decision's inputs and the fetch pc (the ULX3S's 50 MHz).
+    // `alt` is the threshold execute's instruction leaves if it acts (mret:
+    // mil = mpil; a mintthresh write); its verdict holds in the cycle after
+    // it acted (thrActed). So the test is the one of this cycle's mil and
+    // mintthresh, except after the two other writes of mil, where it cannot
+    // matter: a take (mie is 0 next cycle) and an mnxti claim (the CLIC
+    // holds irq_valid, and its verdicts, low next cycle).
+    val thrAct = Bool()                            // execute: an mret or a mintthresh write acts
+    val thrActed = RegNext(thrAct) init (False)
+    val irqLevelOk = thrActed ? clic.aboveAlt | clic.above
+    val irqRequest = mie && irqLevelOk && !vectorFetch && !fast.map(_.entryBlocked).getOrElse(False)
     // Execute (so decode and the fetcher too) does not move while a request
     // stands: its instruction has no side effect yet (no bus command, no CSR
     // access), so the trap may drop it.
@@ -387,10 +428,12 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // to the fetch pc; the address comes from clic.id, a register, so the
     // CLIC's arbitration tree stays off the path to the TCM's address (the
     // ULX3S's 50 MHz). The word is this cycle's entry when neither clic.id
-    // nor mtvt changed since.
+    // nor mtvt changed since, both known from registers (the CLIC's idKept;
+    // mtvtKept, from the CSR write), so no compare lies on that path either.
     if (vectorPrefetch) vecAddress := vecEntry
-    val vecEntrySame = if (vectorPrefetch) RegNext(clic.id).init(0) === clic.id && RegNext(mtvtBase).init(0) === mtvtBase
-                       else False
+    val mtvtChange = Bool()                        // execute: a write gives mtvt another value
+    val mtvtKept = RegNext(!mtvtChange) init (True)
+    val vecEntrySame = if (vectorPrefetch) clic.idKept && mtvtKept else False
     val vecHit = if (vectorPrefetch) vecValid && vecEntrySame else False
     val vecReady = if (vectorPrefetch) clic.shv && vecHit else False
     val vecHandler = if (vectorPrefetch) vecData.asUInt & ~U(1, 32 bits) else U(0, 32 bits)
@@ -571,6 +614,20 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
 
       val doWrite = go && input(IS_CSR) && !illegal && writes
       val newValue = update(readData)
+      mtvtChange := doWrite && address === 0x307 && newValue(31 downto 6).asUInt =/= mtvtBase
+
+      // The CLIC's thresholds for next cycle (see "The take"). `alt` comes
+      // from the instruction alone (mintthresh's new value without the
+      // readData mux), so `go` only reaches a register (thrActed).
+      def max8(a: UInt, b: UInt): UInt = (a > b) ? a | b
+      val writesThresh = input(IS_CSR) && !illegal && writes && address === 0x347
+      val threshWritten = update(B(0, 24 bits) ## mintthresh)(7 downto 0).asUInt
+      clicThreshold.now := max8(mil, mintthresh)
+      // An emret that returns or chains (FastIrqPlugin) sets mil as mret does
+      // (a chain then has mie = 0, so its verdict cannot matter).
+      val returns = input(IS_MRET) || (if (fast.isDefined) isEmret && fast.get.bankLive else False)
+      clicThreshold.alt := returns ? max8(mpil, mintthresh) | max8(mil, threshWritten)
+      thrAct := go && (returns || writesThresh)
       for (slot <- slots) {
         slot.write.valid := doWrite && address === slot.address
         slot.write.payload := newValue
