@@ -149,9 +149,15 @@ def test_b_marker_is_what_the_core_supports(run):
         return
     assert res["b_marker"] == analysis.B_PC_MATCH
     assert all(t["b_marker"] == analysis.B_PC_MATCH for t in res["tests"].values())
+    # Comparator 0 on B; comparator 1 on the handler's return (rows with a
+    # ret_symbol: the back-to-back hand-over, trace/analysis.handoffs).
     saved = symbol(r.firmware, r.model.b_symbol)
-    assert core_events and all(analysis.is_pc_match(e) and e.data & 0xFFFFFFFF == saved
-                               for e in core_events)
+    ret = row_info(core).ret_symbol
+    watched = {0: saved}
+    if ret:
+        watched[analysis.RET_COMPARATOR] = symbol(r.firmware, ret.format(irq=r.model.gen_irq(0)))
+    assert core_events and all(any(analysis.is_pc_match(e, k) and e.data & 0xFFFFFFFF == pc
+                                   for k, pc in watched.items()) for e in core_events)
     for w in windows:
         if w.test != BENCHMARKS["latency"].test_id:
             continue
