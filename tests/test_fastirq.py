@@ -48,6 +48,18 @@ STRIDE = 256              # bytes of results per trial
 FIXED = {15, 7, 10}
 
 
+def restore_frame():
+    """Assembly: the context from the frame at sp (mcause, mepc, then the
+    registers in the frame's order), sp above it: entry.S fastirq_restore."""
+    regs = "\n".join(f"    lw x{r}, {4 * i}(sp)" for i, r in enumerate(FRAME_REGS))
+    return f"""    lw a1, {4 * SLOT_MCAUSE}(sp)
+    lw a0, {4 * SLOT_MEPC}(sp)
+    csrw mcause, a1
+    csrw mepc, a0
+{regs}
+    addi sp, sp, {FRAME_BYTES}"""
+
+
 def pattern(r):
     return 0x5A000000 | (r << 12) | r
 
@@ -287,7 +299,6 @@ task{k}_check:
 """
     pop_callee = "\n".join(f"    lw x{r}, {4 * i}(sp)" for i, r in enumerate(CALLEE))
     push_callee = "\n".join(f"    sw x{r}, {4 * i}(sp)" for i, r in enumerate(CALLEE))
-    restore = "\n".join(f"    lw x{r}, {4 * i}(sp)" for i, r in enumerate(FRAME_REGS))
     frame1 = "\n".join(f"    .word {task_pattern(1, r, clic_int):#x}" for r in FRAME_REGS)
     callee1 = "\n".join(f"    .word {task_pattern(1, r, clic_int):#x}" for r in CALLEE)
     return START.format(clic_base=model.facts["clic"]["base"], source=SOURCE,
@@ -346,12 +357,7 @@ switch:                          /* the bank is switched, the frame is being sto
     lw sp, 0(t3)
 {pop_callee}
     addi sp, sp, {4 * len(CALLEE)}
-    lw a1, {4 * SLOT_MCAUSE}(sp)
-    lw a0, {4 * SLOT_MEPC}(sp)
-    csrw mcause, a1
-    csrw mepc, a0
-{restore}
-    addi sp, sp, {FRAME_BYTES}
+{restore_frame()}
     .globl switch_mret
 switch_mret:
     mret
@@ -432,7 +438,6 @@ def nesting_program(facts, model):
     l_sets = "\n".join(f"    li x{r}, {pattern(r) ^ 0xFFFF:#x}" for r in FRAME_REGS)
     l_checks = "\n".join(f"    li gp, {pattern(r) ^ 0xFFFF:#x}\n    bne x{r}, gp, fail" for r in FRAME_REGS)
     clobber = "\n".join(f"    li x{r}, -1" for r in FRAME_REGS)
-    restore = "\n".join(f"    lw x{r}, {4 * i}(sp)" for i, r in enumerate(FRAME_REGS))
     return START.format(clic_base=model.facts["clic"]["base"], source=SOURCE,
                         trace_enable=facts["IRQLAB_TRACE_ENABLE"]) + f"""
     la t0, vectors
@@ -497,12 +502,7 @@ handler_l_emret:
     .globl restore_l
 restore_l:
     csrci mstatus, 8
-    lw a1, {4 * SLOT_MCAUSE}(sp)
-    lw a0, {4 * SLOT_MEPC}(sp)
-    csrw mcause, a1
-    csrw mepc, a0
-{restore}
-    addi sp, sp, {FRAME_BYTES}
+{restore_frame()}
     mret
 
     .balign 4

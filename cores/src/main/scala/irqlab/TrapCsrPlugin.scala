@@ -448,18 +448,22 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
                       memory.arbitration.isStuck
     val irqTake = irqRequest && !memoryTrap && vecOk && !(fastOn && memoryWaits)
     val irqTarget = vecReady ? vecHandler | (clic.shv ? vecEntry | (mtvecBase @@ U"000000"))
-    when(irqTake) {
-      enterTrap(irqEpc)
+    /** What taking the CLIC's winner sets, on entry and on emret's chain. */
+    def takeWinner(): Unit = {
       mcauseInterrupt := True
       mcauseCode := clic.id.resized
       mil := clic.level
       minhv := clic.shv && !vecReady
       vectorFetch := clic.shv && !vecReady
       clicClaim := clic.shv                       // edge pending cleared on vectored entry
-      interruptEntry := True
       trapIsInterrupt := True
       trapTarget := irqTarget
       trapCode := clic.id.resized
+    }
+    when(irqTake) {
+      enterTrap(irqEpc)
+      takeWinner()
+      interruptEntry := True
       when(divInMemory) { memory.arbitration.flushIt := True }
       memory.arbitration.flushNext := True        // execute, decode, the fetcher
       jumpMemory.valid := True
@@ -511,17 +515,9 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
         val emretGo = go && isEmret && !emretWait
         insert(EMRET_RETURNS) := isEmret && live
         when(emretGo && chain) {
-          mcauseInterrupt := True
-          mcauseCode := clic.id.resized
-          mil := clic.level
+          takeWinner()
           mie := False
-          minhv := clic.shv && !vecReady
-          vectorFetch := clic.shv && !vecReady
-          clicClaim := clic.shv
           trapChain := True
-          trapIsInterrupt := True
-          trapTarget := irqTarget
-          trapCode := clic.id.resized
           jumpExecute.valid := True
           jumpExecute.payload := irqTarget
           arbitration.flushNext := True
