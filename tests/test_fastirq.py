@@ -48,6 +48,21 @@ STRIDE = 256              # bytes of results per trial
 FIXED = {15, 7, 10}
 
 
+def preamble(facts, model, stack=None):
+    """Assembly every program starts with: START, mtvt = `vectors`, mtvec =
+    `exception`, sp = `stack` (the frame goes below sp: the DTCM), and
+    mfastirq.EN."""
+    sp = f"    la sp, {stack}\n" if stack else ""
+    return START.format(clic_base=model.facts["clic"]["base"], source=SOURCE,
+                        trace_enable=facts["IRQLAB_TRACE_ENABLE"]) + f"""
+    la t0, vectors
+    csrw 0x307, t0               /* mtvt */
+    la t0, exception
+    csrw mtvec, t0
+{sp}    csrwi 0x7C0, 1               /* mfastirq.EN */
+"""
+
+
 def restore_frame():
     """Assembly: the context from the frame at sp (mcause, mepc, then the
     registers in the frame's order), sp above it: entry.S fastirq_restore."""
@@ -96,15 +111,7 @@ chain_end_{k}:
 {save_after}
     sw sp, 120(s1)               /* sp after */
 """)
-    return START.format(clic_base=model.facts["clic"]["base"], source=SOURCE,
-                        trace_enable=facts["IRQLAB_TRACE_ENABLE"]) + """
-    la t0, vectors
-    csrw 0x307, t0               /* mtvt */
-    la t0, exception
-    csrw mtvec, t0
-    la sp, stack_top             /* the frame goes below sp: the DTCM */
-    csrwi 0x7C0, 1               /* mfastirq.EN */
-""" + CLIC_SOURCE.format(source=SOURCE) + """
+    return preamble(facts, model, "stack_top") + CLIC_SOURCE.format(source=SOURCE) + """
     la s0, record
     csrsi mstatus, 8
 """ + "".join(trials) + f"""
@@ -301,13 +308,7 @@ task{k}_check:
     push_callee = "\n".join(f"    sw x{r}, {4 * i}(sp)" for i, r in enumerate(CALLEE))
     frame1 = "\n".join(f"    .word {task_pattern(1, r, clic_int):#x}" for r in FRAME_REGS)
     callee1 = "\n".join(f"    .word {task_pattern(1, r, clic_int):#x}" for r in CALLEE)
-    return START.format(clic_base=model.facts["clic"]["base"], source=SOURCE,
-                        trace_enable=facts["IRQLAB_TRACE_ENABLE"]) + f"""
-    la t0, vectors
-    csrw 0x307, t0
-    la t0, exception
-    csrw mtvec, t0
-    csrwi 0x7C0, 1               /* mfastirq.EN */
+    return preamble(facts, model) + f"""
     li a5, {clic_int}
     li t1, 0x40030100            /* ctl 0x40, shv + positive edge, ie 1, ip 0 */
     sw t1, 0(a5)
@@ -438,14 +439,7 @@ def nesting_program(facts, model):
     l_sets = "\n".join(f"    li x{r}, {pattern(r) ^ 0xFFFF:#x}" for r in FRAME_REGS)
     l_checks = "\n".join(f"    li gp, {pattern(r) ^ 0xFFFF:#x}\n    bne x{r}, gp, fail" for r in FRAME_REGS)
     clobber = "\n".join(f"    li x{r}, -1" for r in FRAME_REGS)
-    return START.format(clic_base=model.facts["clic"]["base"], source=SOURCE,
-                        trace_enable=facts["IRQLAB_TRACE_ENABLE"]) + f"""
-    la t0, vectors
-    csrw 0x307, t0
-    la t0, exception
-    csrw mtvec, t0
-    la sp, stack_top
-    csrwi 0x7C0, 1               /* mfastirq.EN */
+    return preamble(facts, model, "stack_top") + f"""
     li a5, {model.facts["clic"]["base"]}
     li t1, 8 << 1                /* cliccfg.nlbits = 8: clicintctl is all level */
     sw t1, 0(a5)
