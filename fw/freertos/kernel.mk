@@ -10,9 +10,8 @@ APP_SRCS += $(RTOS)port_glue.c
 APP_INCLUDES += $(RTOS). $(RTOS)libc
 APP_EXT_SRCS += $(addprefix $(K)/,tasks.c queue.c list.c timers.c event_groups.c portable/MemMang/heap_4.c)
 APP_EXT_INCLUDES += $(K)/include
-# The CLIC port saves in software: the common entries keep the software
-# save on a fastirq SoC too (fw/common/include/fastirq_entry.h).
-APP_CFLAGS += -DIRQLAB_NO_FASTIRQ
+# On a SoC with the fast-interrupt extension the CLIC port and the common
+# entries use it (fw/common/include/fastirq_entry.h; port-clic/portasm.S).
 ifeq ($(IRQ_MODEL),clic)
 # The project's CLIC port (port-clic/); exceptions through the common entry.
 APP_SRCS += $(RTOS)port-clic/port.c $(RTOS)port-clic/portasm.S

@@ -1,12 +1,13 @@
 /* The CLIC port's C side (portmacro.h says how the port works). */
 #include "irqlab.h"
+#include "fastirq_entry.h"
 #include "clic.h"
 #include "irqlab_timer.h"
 #include "FreeRTOS.h"
 #include "task.h"
 
 #define TICK_SOURCE   IRQLAB_IRQ_MTIMER
-#define YIELD_SOURCE  IRQLAB_IRQ_FIRST_FREE          /* a source no device drives */
+#define YIELD_SOURCE  IRQLAB_IRQ_FIRST_FREE          /* a source no device drives (portmacro.h vPortYield) */
 #define TICK_CYCLES   (configCPU_CLOCK_HZ / configTICK_RATE_HZ)
 /* The task's mcause at its start (CLIC layout): mpp = M, mpie = 1, mpil = 0. */
 #define INITIAL_MCAUSE 0x38000000u
@@ -36,34 +37,50 @@ void vPortExitCritical(void) {
         portENABLE_INTERRUPTS();
 }
 
-void vPortYield(void) {
-    CLIC_INTIP(YIELD_SOURCE) = 1;
-    (void)CLIC_INTIP(YIELD_SOURCE);          /* the read returns after the request reached the core */
-}
-
 static void task_exit_error(void) {
     console_printf("freertos: FAILED: a task returned from its function\n");
     irqlab_exit(105);
 }
 
-/* The frame portasm.S saves: mepc, mcause, x1, then x5.. (x15 on RV32E, x31 otherwise). */
+/* A task's first context, as portasm.S loads it (pxTopOfStack: its address). */
+#if IRQLAB_FASTIRQ_ENTRY
+/* The callee-saved registers (CALLEE bytes), then the core's frame
+ * (entry_macros.S): ra, t0-t2, a0.., t3-t6 (not with E), mepc, mcause. */
+#ifdef __riscv_abi_rve
+#define CALLER_REGS 10
+#define CALLEE_WORDS 4
+#else
+#define CALLER_REGS 16
+#define CALLEE_WORDS 12
+#endif
+#define FRAME_WORDS (CALLEE_WORDS + (CALLER_REGS + 2 + 3) / 4 * 4)
+#define SLOT_RA   CALLEE_WORDS
+#define SLOT_A0   (CALLEE_WORDS + 4)
+#define SLOT_EPC  (CALLEE_WORDS + CALLER_REGS)
+#define SLOT_CAUSE (SLOT_EPC + 1)
+#else
+/* mepc, mcause, x1, then x5.. (x15 on RV32E, x31 otherwise). */
 #ifdef __riscv_abi_rve
 #define FRAME_REGS 12
 #else
 #define FRAME_REGS 28
 #endif
 #define FRAME_WORDS (((2 + FRAME_REGS) * 4 + 15) / 16 * 4)
-#define SLOT_X(n) ((n) == 1 ? 2 : 3 + (n) - 5)    /* word index of register xn */
+#define SLOT_RA   2
+#define SLOT_A0   (3 + 10 - 5)
+#define SLOT_EPC  0
+#define SLOT_CAUSE 1
+#endif
 
 StackType_t *pxPortInitialiseStack(StackType_t *top, TaskFunction_t code, void *params) {
     top = (StackType_t *)((uintptr_t)top & ~(uintptr_t)15);
     StackType_t *sp = top - FRAME_WORDS;
     for (int i = 0; i < FRAME_WORDS; i++)
         sp[i] = 0;
-    sp[0] = (StackType_t)code;
-    sp[1] = INITIAL_MCAUSE;
-    sp[SLOT_X(1)] = (StackType_t)task_exit_error;
-    sp[SLOT_X(10)] = (StackType_t)params;
+    sp[SLOT_EPC] = (StackType_t)code;
+    sp[SLOT_CAUSE] = INITIAL_MCAUSE;
+    sp[SLOT_RA] = (StackType_t)task_exit_error;
+    sp[SLOT_A0] = (StackType_t)params;
     return sp;
 }
 

@@ -14,6 +14,7 @@
 #define PORTMACRO_H
 
 #include <stdint.h>
+#include "clic.h"
 
 #define portCHAR        char
 #define portFLOAT       float
@@ -57,7 +58,14 @@ void vPortExitCritical(void);
 
 /* Pend the yield source; the switch happens as soon as the threshold and
  * the current level let it (at once from a task outside a critical section). */
-void vPortYield(void);
+/* The yield pends the port's yield source (the first source no device
+ * drives); the read returns once the request has reached the core, so the
+ * switch is taken before the code after the yield runs. Inline: a call and
+ * return would add 8 cycles to every switch. */
+static inline void vPortYield(void) {
+    CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE) = 1;
+    (void)CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE);
+}
 #define portYIELD()                   vPortYield()
 #define portEND_SWITCHING_ISR(x)      do { if (x) vPortYield(); } while (0)
 #define portYIELD_FROM_ISR(x)         portEND_SWITCHING_ISR(x)
