@@ -8,7 +8,12 @@
  *    call the kernel) stay enabled and nest over the kernel;
  *  - ISRs at the kernel level may call the FromISR API; a switch they ask
  *    for is the pended yield, taken when they return (tail-chained by the
- *    CLIC: the yield waits at the same level).
+ *    CLIC: the yield waits at the same level; with the fast-interrupt
+ *    extension the ISR's emret chains to it with the task's frame stored);
+ *  - with the fast-interrupt extension (IRQLAB_FASTIRQ_ENTRY) the entries
+ *    start with the task's caller-saved registers, mepc and mcause in the
+ *    core's background-saved frame, and a tick that does not switch
+ *    returns with emret (portasm.S).
  * RV32I (ilp32) and RV32E (ilp32e). */
 #ifndef PORTMACRO_H
 #define PORTMACRO_H
