@@ -9,6 +9,10 @@ published reference (trace/references.py), the references marked as such.
             'n/a' on stock cores, which have no such point); the seeds count
             to execution (seed 000, Sec. II-B3)
   b2b       back to back: the 'throughput' benchmark, cycles per interrupt
+  ret->B    back to back, the seeds' way: from a handler's return to the next
+            handler's B (the 'throughput' benchmark's handoffs, median/max;
+            on the references, their back-to-back figure: CV32RT's emret to
+            the next handler, Cortex-M's tail chain)
   nested    a higher level preempting a running handler: 'preempt', median/max
   B-Lmax    the worst-case latency benchmark, B-Tmax the maximal throughput
             benchmark (CPS-IoTBench, seed 004): '-' until benchmarks of these
@@ -20,8 +24,8 @@ from irqlab.host.references import PAPERS, REFERENCES
 
 B_LMAX = "b_lmax"
 B_TMAX = "b_tmax"
-HEADERS = ["core", "kind", "memory", "latency med/max", "B-exec med/max", "b2b cyc", "nested med/max", "B-Lmax",
-           "B-Tmax", "source"]
+HEADERS = ["core", "kind", "memory", "latency med/max", "B-exec med/max", "b2b cyc", "ret->B med/max",
+           "nested med/max", "B-Lmax", "B-Tmax", "source"]
 MEASURED, REFERENCE = "measured", "REFERENCE"
 
 
@@ -52,11 +56,12 @@ def rows(runs):
         out.append(dict(zip(HEADERS, [
             r.name, MEASURED, r.entry.get("memory", "?"), _med_max(r.test("latency").get("latency")),
             b_execute(r.test("latency"), ("median", "max")) or "-", _per_irq(r.test("throughput")),
-            _med_max(r.test("preempt").get("latency")), str(lmax["max"]) if lmax.get("count") else "-",
+            _med_max(r.test("throughput").get("handoff")), _med_max(r.test("preempt").get("latency")), str(lmax["max"]) if lmax.get("count") else "-",
             _per_irq(r.test(B_TMAX)), f"{r.source}, B {r.entry.get('b_marker_short', '?')}"])))
     for ref in REFERENCES:
         out.append(dict(zip(HEADERS, [
-            ref.name, REFERENCE, ref.memory, _figure(ref.latency), "-", _figure(ref.back_to_back, False), _figure(ref.nested),
+            ref.name, REFERENCE, ref.memory, _figure(ref.latency), "-", "-", _figure(ref.back_to_back),
+            _figure(ref.nested),
             "-", "-", f"{ref.paper}, {ref.where}"])))
     return out
 
