@@ -33,10 +33,20 @@ def cmd_bench(args):
     if args.samples is not None and args.suite == "latency":
         from irqlab.errors import BenchError
         raise BenchError("--samples is the context-switch suite's: use it with --suite ctxsw or all")
+    if args.fw_option and args.suite != "ctxsw":
+        from irqlab.errors import BenchError
+        raise BenchError("--fw-option is the context-switch suite's: use it with --suite ctxsw")
     if args.suite in ("latency", "all"):
         _bench_latency(args)
     if args.suite in ("ctxsw", "all"):
         _bench_ctxsw(args)
+
+
+def _fw_option_arg(p, prefix=""):
+    from irqlab.fwoptions import OPTIONS
+    p.add_argument("--fw-option", action="append", metavar="NAME",
+                   help=prefix + "a firmware build option (repeatable): " +
+                   "; ".join(f"{o.name}: {o.help}" for o in OPTIONS.values()))
 
 
 def _bench_ctxsw(args):
@@ -53,7 +63,7 @@ def _bench_ctxsw(args):
         config["samples"] = args.samples
     if args.seed is not None:
         config["seed"] = args.seed
-    results = ctxswbench.bench(_cores(args.cores), args.out, config, Progress())
+    results = ctxswbench.bench(_cores(args.cores), args.out, config, Progress(), args.fw_option)
     ctxswbench.print_results(results, args.out or paths.RESULTS)
 
 
@@ -134,8 +144,12 @@ def cmd_run(args):
     dumping = args.dump_symbols or args.dump_range or args.dump_file
     if dumping and not args.elf:
         raise BenchError("--dump-symbols/--dump-range/--dump-file go with --elf FILE")
-    if args.elf and (args.app or args.probe):
-        raise BenchError("--elf runs a program of its own: leave out --app and --probe")
+    if args.elf and (args.app or args.probe or args.fw_option):
+        raise BenchError("--elf runs a program of its own: leave out --app, --probe and --fw-option")
+    options = ()
+    if args.fw_option:
+        from irqlab import firmware, fwoptions
+        options = fwoptions.parse(args.fw_option, firmware.app_kernel(args.app or "bench"))
     if args.elf:   # the program's own faults first, before any model is built
         from irqlab import elfimage, userprog
         from irqlab.rows import row
@@ -148,7 +162,7 @@ def cmd_run(args):
                                   dump_addr=args.dump_range, dump_file=args.dump_file,
                                   max_cycles=args.max_cycles, progress=p)
     else:
-        image = sim.load_image(m, sim.build_firmware(m, args.app or "bench", p))
+        image = sim.load_image(m, sim.build_firmware(m, args.app or "bench", p, options=options))
         r = sim.run(m, image, args.trace, probe_path=args.probe, max_cycles=args.max_cycles, progress=p)
         rng = None
     p.done()
@@ -283,6 +297,7 @@ def parser():
     p.add_argument("--samples", type=int, help="ctxsw: samples per case (default 1000)")
     p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
     p.add_argument("--baud", type=int, help="board: the link's baud rate (default: the board's, 3000000)")
+    _fw_option_arg(p, "ctxsw: ")
     p.set_defaults(fn=cmd_bench)
 
     p = sub.add_parser("build", help="build the simulation model, or a board's bitstream and report")
@@ -319,6 +334,7 @@ def parser():
     p.add_argument("--trace", default="trace.bin", help="where to write the captured trace")
     p.add_argument("--probe", help="also write the RTL probe log here")
     p.add_argument("--max-cycles", type=int, default=400_000_000)
+    _fw_option_arg(p)
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("memmap", help="the addresses a program of your own needs on a core's SoC")

@@ -5,7 +5,7 @@ the tables) and the table beside the seeds' figures."""
 
 import os
 
-from irqlab import fwimage, sim
+from irqlab import fwimage, fwoptions, sim
 from irqlab.bench import new_results, sim_clock_hz
 from irqlab.errors import BenchError
 from irqlab.host import ctxsw, protocol, report
@@ -18,10 +18,11 @@ REPORT_FILE = "ctxsw.md"
 MAX_CYCLES = 200_000_000
 
 
-def run_row(row, config, out_dir, progress=None):
-    """Build (if needed) and run the suite on one row; its results entry."""
+def run_row(row, config, out_dir, progress=None, options=()):
+    """Build (if needed) and run the suite on one row (with the firmware
+    build options `options`, irqlab/fwoptions.py); its results entry."""
     model = sim.ensure_model(row, progress)
-    fw = sim.build_firmware(model, APP, progress)
+    fw = sim.build_firmware(model, APP, progress, options=options)
     image = sim.load_image(model, fw, **config)
     fw_config = fwimage.read_config(image, model.code_size)
     trace_path = os.path.join(out_dir, f"trace-ctxsw-{row}.bin")
@@ -46,19 +47,22 @@ def run_row(row, config, out_dir, progress=None):
     return res
 
 
-def bench(cores=None, out_dir=None, config=None, progress=None):
-    """Run the suite on every row named in `cores` (default: all); writes
-    <out_dir>/ctxsw.json and returns the results."""
+def bench(cores=None, out_dir=None, config=None, progress=None, fw_options=()):
+    """Run the suite on every row named in `cores` (default: all), with the
+    firmware build options named in `fw_options`; writes <out_dir>/ctxsw.json
+    and returns the results."""
     from irqlab import paths
     cores = cores or list(ROWS)
     for c in cores:
         row_info(c)
+    options = fwoptions.parse(fw_options, "freertos")
     out_dir = out_dir or paths.RESULTS
     os.makedirs(out_dir, exist_ok=True)
     results = new_results("sim", sim_clock_hz())
     results["suite"] = APP
+    results["fw_options"] = [o.name for o in options]
     for c in cores:
-        results["cores"][c] = run_row(c, dict(config or {}), out_dir, progress)
+        results["cores"][c] = run_row(c, dict(config or {}), out_dir, progress, options)
         results["config"] = results["cores"][c].pop("firmware_config")
     report.write_json(results, os.path.join(out_dir, RESULTS_FILE))
     report.write_text(os.path.join(out_dir, REPORT_FILE), markdown(results))
@@ -71,9 +75,15 @@ def markdown(results):
     return "\n".join([
         "# The context-switch suite", "",
         f"{results['board']}, {results['clock_hz'] / 1e6:g} MHz, git {results['git']}, "
-        f"{results['config'].get('samples')} samples per case (trace/ctxsw.py says how a sample is taken).", "",
+        f"{results['config'].get('samples')} samples per case{_options_text(results)} "
+        "(trace/ctxsw.py says how a sample is taken).", "",
         "```", table(results), "```", "", ctxsw.LEGEND, "", "## Every case", "",
         "```", ctxsw.details(results), "```", ""])
+
+
+def _options_text(results):
+    opts = results.get("fw_options")
+    return f", firmware options: {', '.join(opts)}" if opts else ""
 
 
 def table(results):
@@ -83,7 +93,7 @@ def table(results):
 def print_results(results, out_dir):
     print()
     print(f"irqlab context-switch suite: {results['board']}, {results['clock_hz'] / 1e6:.0f} MHz, "
-          f"git {results['git']}, {results['config'].get('samples')} samples per case")
+          f"git {results['git']}, {results['config'].get('samples')} samples per case{_options_text(results)}")
     print(table(results))
     print()
     print(ctxsw.LEGEND)

@@ -12,7 +12,7 @@ import os
 import re
 import subprocess
 
-from irqlab import freertos, paths
+from irqlab import freertos, fwoptions, paths
 from irqlab.errors import BuildError
 from irqlab.host import protocol
 from irqlab.host.atomic import exclusive
@@ -82,11 +82,12 @@ def run_logged(cmd, log_path, what, **kw):
         raise BuildError(f"{what} failed (log: {log_path}):\n  " + "\n  ".join(tail))
 
 
-def build(row, app, include_dir, out_dir, layout=None):
+def build(row, app, include_dir, out_dir, layout=None, options=()):
     """Build fw/<app> for `row` (a name or a Row) against the SoC headers in
     include_dir; returns the path of the .bin (the .elf and .lst beside it).
     `layout` (fw/common/layout_<layout>.ld): default the SoC's code memory
-    (SocConfig.firmware_layout: ROM, or the TCMs); 'ram' for main RAM."""
+    (SocConfig.firmware_layout: ROM, or the TCMs); 'ram' for main RAM.
+    `options`: irqlab/fwoptions.py options (their defines on every source)."""
     r = row_info(row) if isinstance(row, str) else row
     layout = layout or r.soc_config.firmware_layout
     if not os.path.isfile(os.path.join(paths.FW, app, "app.mk")):
@@ -99,6 +100,6 @@ def build(row, app, include_dir, out_dir, layout=None):
         generate(r, app, gen)
         run_logged(["make", "-C", paths.FW, f"APP={app}", f"INC={include_dir}", f"GEN={gen}",
                     f"IRQ_MODEL={r.soc_config.irq_model}", f"CPUFLAGS={r.cpu_flags}", f"OUT={out_dir}",
-                    f"LAYOUT={layout}"] + extra,
+                    f"LAYOUT={layout}", f"APP_OPTIONS={fwoptions.cflags(options)}"] + extra,
                    os.path.join(out_dir, "build.log"), f"firmware '{app}' for {r.name}")
     return os.path.join(out_dir, app + ".bin")

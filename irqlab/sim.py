@@ -14,7 +14,7 @@ import tempfile
 import threading
 from dataclasses import dataclass, field
 
-from irqlab import paths, fwimage, corebuild, firmware
+from irqlab import fwoptions, paths, fwimage, corebuild, firmware
 from irqlab.errors import BuildError
 from irqlab.host import capture as cap, protocol
 from irqlab.host.atomic import exclusive
@@ -130,13 +130,15 @@ def _build_model(cfg, d, stamp_value, progress):
         f.write(stamp_value)
 
 
-def build_firmware(model, app="bench", progress=None, layout=None):
+def build_firmware(model, app="bench", progress=None, layout=None, options=()):
     """Build fw/<app> for the model's row against its headers, linked for the
     SoC's code memory (the SoC's firmware_layout: ROM, or the TCMs); layout
-    'ram' links it for main RAM (loaded over the serial link by the boot code)."""
+    'ram' links it for main RAM (loaded over the serial link by the boot code).
+    `options`: firmware build options (irqlab/fwoptions.py), each build with
+    options in a folder of its own."""
     layout = layout or row_info(model.row).soc_config.firmware_layout
-    out = os.path.join(model.dir, "fw", f"{model.row}-{app}-{layout}")
-    return firmware.build(model.row, app, model.include, out, layout)
+    out = os.path.join(model.dir, "fw", f"{model.row}-{app}-{layout}{fwoptions.suffix(options)}")
+    return firmware.build(model.row, app, model.include, out, layout, options)
 
 
 def free_port():

@@ -71,3 +71,12 @@ def test_bad_board_options():
     assert_one_line_error(irqlab("build", "--board", "arty", "--core", "vexriscv", "--variant", "a7-50"),
                           "unknown Arty variant")
     assert_one_line_error(irqlab("build", "--board", "ulx3s", "--core", "cv32e40p"), "open ECP5 flow")
+
+
+def test_bad_firmware_options(tmp_path):
+    assert_one_line_error(irqlab("bench", "--suite", "ctxsw", "--fw-option", "turbo", "--out", str(tmp_path)),
+                          "unknown firmware option 'turbo'")
+    assert_one_line_error(irqlab("bench", "--fw-option", "opt-select"), "the context-switch suite's")
+    assert_one_line_error(irqlab("run", "--core", "clic", "--fw-option", "opt-select"),
+                          "applies to applications on freertos only")
+    assert not list(tmp_path.iterdir())

@@ -6,7 +6,7 @@ must be printed, in order, and the run must exit 0."""
 
 import pytest
 
-from irqlab import sim
+from irqlab import fwoptions, sim
 from irqlab.host import describe, record as rec
 from irqlab.rows import ROWS
 
@@ -74,3 +74,17 @@ def check_tick_saves_callee_only_to_switch(model, records):
     switching = sorted(c for c, switched, _ in ticks if switched)
     assert len(staying) > 20 and len(switching) > 5, (len(staying), len(switching))
     assert staying[len(staying) // 2] < switching[len(switching) // 2], (staying, switching)
+
+
+@pytest.mark.parametrize("row", ["clic", "fastirq-rv32e", "clint"])
+def test_freertos_with_optimized_task_selection(row, tmp_path):
+    """The build option opt-select (irqlab/fwoptions.py): the ready-priority
+    bitmap (the CLIC port's byte table, FreeRTOS's own port's clz) passes
+    the same checks."""
+    model = sim.ensure_model(row)
+    fw = sim.build_firmware(model, app=APP, options=fwoptions.parse(["opt-select"], "freertos"))
+    assert "+opt-select" in fw
+    r = sim.run(model, sim.load_image(model, fw), str(tmp_path / "t.bin"), max_cycles=MAX_CYCLES)
+    printed = [ln for ln in r.console.splitlines() if ln.startswith("freertos:")]
+    assert printed == expected_lines(APP), r.console[-2000:]
+    assert r.exit_code == 0, r.console[-2000:]

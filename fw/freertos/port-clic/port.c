@@ -37,6 +37,18 @@ void vPortExitCritical(void) {
         portENABLE_INTERRUPTS();
 }
 
+#if configUSE_PORT_OPTIMISED_TASK_SELECTION == 1
+/* The highest set bit of each byte (portmacro.h ulPortHighestBit); entry 0 is never asked for. */
+#define HB2(n)  (n), (n)
+#define HB4(n)  HB2(n), HB2(n)
+#define HB8(n)  HB4(n), HB4(n)
+#define HB16(n) HB8(n), HB8(n)
+#define HB32(n) HB16(n), HB16(n)
+#define HB64(n) HB32(n), HB32(n)
+#define HB128(n) HB64(n), HB64(n)
+const uint8_t port_highest_bit[256] = {0, 0, HB2(1), HB4(2), HB8(3), HB16(4), HB32(5), HB64(6), HB128(7)};
+#endif
+
 static void task_exit_error(void) {
     console_printf("freertos: FAILED: a task returned from its function\n");
     irqlab_exit(105);

@@ -77,6 +77,32 @@ static inline void vPortYield(void) {
 
 /* Interrupts above configKERNEL_INTERRUPT_LEVEL nest over kernel ISRs and
  * run inside critical sections (a feature the applications test). */
+/* Optimized task selection (build option opt-select, irqlab/fwoptions.py):
+ * the kernel keeps a bitmap of the priorities that have ready tasks and asks
+ * for its highest set bit. The core has no count-leading-zeros instruction
+ * (libgcc's __clzsi2 is a call and a table walk): a 256-byte table of the
+ * highest set bit of a byte (port.c) answers it with one load for up to 8
+ * priorities, and with two tests more for up to 32. */
+#if configUSE_PORT_OPTIMISED_TASK_SELECTION == 1
+#if configMAX_PRIORITIES > 32
+#error "optimized task selection: at most 32 priorities"
+#endif
+extern const uint8_t port_highest_bit[256];
+static inline uint32_t ulPortHighestBit(uint32_t x) {
+#if configMAX_PRIORITIES <= 8
+    return port_highest_bit[x];
+#else
+    uint32_t n = 0;
+    if (x >> 16) { x >>= 16; n = 16; }
+    if (x >> 8) { x >>= 8; n += 8; }
+    return n + port_highest_bit[x];
+#endif
+}
+#define portRECORD_READY_PRIORITY(prio, ready)  ((ready) |= (1UL << (prio)))
+#define portRESET_READY_PRIORITY(prio, ready)   ((ready) &= ~(1UL << (prio)))
+#define portGET_HIGHEST_PRIORITY(top, ready)    ((top) = ulPortHighestBit(ready))
+#endif
+
 #define portHAS_NESTED_INTERRUPTS     1
 /* The tick saves the callee-saved registers only when it switches tasks,
  * from this label on (portasm.S); the application traces it. */
