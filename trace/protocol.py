@@ -208,6 +208,10 @@ APP_PROTOCOLS = {p.app: p for p in [
         "NOTIFY_TAKE": (0x3E, "a task takes its notification; payload: the notification index"),
         "INHERIT": (0x3F, "a mutex holder inherits a priority; payload: the holder's TCB"),
         "DISINHERIT": (0x40, "it gives the priority back; payload: the holder's TCB"),
+        "TASK_CREATE": (0x41, "traceTASK_CREATE: a task is created; payload: its TCB (TASK_NAME follows)"),
+        "TASK_NAME": (0x42, "the created task's name, 4 characters a store (first character in [7:0]) up to"
+                            " the store that holds its terminating zero"),
+        "TASK_DELETE": (0x43, "traceTASK_DELETE: a task is deleted; payload: its TCB"),
     }, values={}),
     # The context-switch suite (fw/ctxsw/, trace/ctxsw.py); its tick hook
     # writes the kernel's freertos.TICK.

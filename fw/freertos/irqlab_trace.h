@@ -1,6 +1,7 @@
 /* The trace hooks: FreeRTOS's trace macros as software events of the trace
  * unit, one store to a stimulus port each (its channel says what happened,
- * the 32-bit payload which task, queue or index). The channels are the
+ * the 32-bit payload which task, queue or index; a task's creation also
+ * sends its name). The channels are the
  * application protocol "freertos" of trace/protocol.py, generated into
  * irqlab_protocol.h; `irqlab decode` names them. Included by
  * FreeRTOSConfig.h when configIRQLAB_TRACE is 1. The macros expand inside
@@ -15,6 +16,29 @@
 #define IRQLAB_TRACE_EVENT(ch, v) \
     (*(volatile uint32_t *)(IRQLAB_UL(IRQLAB_STIM_BASE) + 4u * (ch)) = (uint32_t)(v))
 
+/* A new task: its TCB, then its name (at most `len` bytes, zero-terminated
+ * within them, as the kernel keeps it), 4 characters a store, the first in
+ * the low byte, up to the store that holds the zero. The host's timeline
+ * (trace/rtos.py) names the task's TCB by it. */
+static inline void irqlab_trace_task_create(const void *tcb, const char *name, unsigned len) {
+    IRQLAB_TRACE_EVENT(CH_TASK_CREATE, tcb);
+    for (unsigned i = 0; i < len; i += 4) {
+        uint32_t word = 0;
+        int ended = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned char c = i + k < len ? (unsigned char)name[i + k] : 0;
+            ended |= c == 0;
+            word |= (uint32_t)c << (8 * k);
+        }
+        IRQLAB_TRACE_EVENT(CH_TASK_NAME, word);
+        if (ended)
+            break;
+    }
+}
+
+#define traceTASK_CREATE(tcb) \
+    irqlab_trace_task_create(tcb, (tcb)->pcTaskName, configMAX_TASK_NAME_LEN)
+#define traceTASK_DELETE(tcb)                     IRQLAB_TRACE_EVENT(CH_TASK_DELETE, tcb)
 #define traceTASK_SWITCHED_IN()                   IRQLAB_TRACE_EVENT(CH_TASK_IN, pxCurrentTCB)
 #define traceTASK_SWITCHED_OUT()                  IRQLAB_TRACE_EVENT(CH_TASK_OUT, pxCurrentTCB)
 #define traceMOVED_TASK_TO_READY_STATE(tcb)       IRQLAB_TRACE_EVENT(CH_TASK_READY, tcb)
