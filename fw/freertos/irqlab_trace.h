@@ -36,6 +36,13 @@ static inline void irqlab_trace_task_create(const void *tcb, const char *name, u
     }
 }
 
+/* An ISR's start and end: the ports' own handlers call these (port_glue.c,
+ * port-clic/port.c), once each per ISR. Not the kernel's traceISR_ENTER/EXIT:
+ * FreeRTOS's RISC-V port also calls traceISR_EXIT from portYIELD_FROM_ISR
+ * when it does not switch, inside the handler: a second exit. */
+#define IRQLAB_TRACE_ISR_ENTER()                  IRQLAB_TRACE_EVENT(CH_ISR_ENTER, 0)
+#define IRQLAB_TRACE_ISR_EXIT()                   IRQLAB_TRACE_EVENT(CH_ISR_EXIT, 0)
+
 #define traceTASK_CREATE(tcb) \
     irqlab_trace_task_create(tcb, (tcb)->pcTaskName, configMAX_TASK_NAME_LEN)
 #define traceTASK_DELETE(tcb)                     IRQLAB_TRACE_EVENT(CH_TASK_DELETE, tcb)
@@ -43,8 +50,6 @@ static inline void irqlab_trace_task_create(const void *tcb, const char *name, u
 #define traceTASK_SWITCHED_OUT()                  IRQLAB_TRACE_EVENT(CH_TASK_OUT, pxCurrentTCB)
 #define traceMOVED_TASK_TO_READY_STATE(tcb)       IRQLAB_TRACE_EVENT(CH_TASK_READY, tcb)
 #define traceTASK_INCREMENT_TICK(count)           IRQLAB_TRACE_EVENT(CH_TICK, count)
-#define traceISR_ENTER()                          IRQLAB_TRACE_EVENT(CH_ISR_ENTER, 0)
-#define traceISR_EXIT()                           IRQLAB_TRACE_EVENT(CH_ISR_EXIT, 0)
 #define traceQUEUE_SEND(q)                        IRQLAB_TRACE_EVENT(CH_QUEUE_SEND, q)
 #define traceQUEUE_RECEIVE(q)                     IRQLAB_TRACE_EVENT(CH_QUEUE_RECEIVE, q)
 #define traceQUEUE_SEND_FROM_ISR(q)               IRQLAB_TRACE_EVENT(CH_QUEUE_SEND_ISR, q)
