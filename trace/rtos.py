@@ -15,12 +15,13 @@ to which task runs when, the ISRs, and the kernel's other events.
 - Instants: every other event of the protocol (TICK, TASK_READY, QUEUE_*,
   NOTIFY*, ...), with the task that ran at the time.
 
-Input that does not pair never raises: a trace that starts inside a task or
-an ISR gives a segment whose start was not seen (`seen_start` False, from the
-trace's first record), one still open at the end is closed at the last record
-(`seen_end` False), and every event that contradicts the state (a TASK_OUT of
-a task that is not running, an ISR_EXIT without an ISR_ENTER, ...) is kept as a
-note. The trace unit's OVERFLOW records (events dropped) are listed, and
+Input that does not pair never raises: a trace that starts inside a task, an
+ISR or a handler gives a segment whose start was not seen (`seen_start`
+False, from the trace's first record), one still open at the end is closed at
+the last record (`seen_end` False), and every event that contradicts the
+state (a TASK_OUT of a task that is not running, a second TASK_IN, an
+ISR_EXIT that would need an earlier complete ISR to have nested, ...) is kept
+as a note. The trace unit's OVERFLOW records (events dropped) are listed, and
 because any event may be missing there, the state is reset: whatever runs is
 cut at the overflow (`seen_end` False) and the next events start afresh.
 """
@@ -35,8 +36,6 @@ from irqlab.host.protocol import APP_PROTOCOLS
 
 PROTO = APP_PROTOCOLS["freertos"]
 CHANNELS = {v: n for n, (v, _) in PROTO.channels.items()}
-# The events the timeline turns into segments and names; the rest are instants.
-_STATE = {"TASK_IN", "TASK_OUT", "TASK_CREATE", "TASK_NAME", "TASK_DELETE", "ISR_ENTER", "ISR_EXIT"}
 PLOT_SPAN = 100_000  # the plot's default window: this many cycles from the scheduler's start
 MRET_ACTS = 2        # an mret changes the state this many cycles before its record (it retires)
 
@@ -64,7 +63,7 @@ class Segment:
 class Task:
     tcb: int
     index: int                    # in Timeline.tasks: creation order (or first appearance)
-    name: str = ""                 # empty: never announced by TASK_CREATE/TASK_NAME
+    name: str = ""                # empty: never announced by TASK_CREATE/TASK_NAME
     created: Optional[int] = None
     deleted: Optional[int] = None
     segments: list = field(default_factory=list)
