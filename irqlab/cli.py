@@ -254,6 +254,55 @@ def cmd_export(args):
         print(f"warning: {p}", file=sys.stderr)
 
 
+def cmd_timeline(args):
+    """FreeRTOS's trace hooks as a timeline (trace/rtos.py): a table per task,
+    and with --output a PNG of a window of it."""
+    from irqlab.errors import ExportError, TraceError
+    from irqlab.host import rtos
+    from irqlab.host.decode import read_trace
+    if args.start is not None and args.end is not None and args.end <= args.start:
+        raise ExportError(f"--to {args.end} must be after --from {args.start}")
+    if args.output and os.path.isdir(args.output):
+        raise ExportError(f"output '{args.output}' is a folder")
+    symbols = None
+    if args.elf:
+        from irqlab import elfimage
+        symbols = rtos.Symbols(elfimage.read(args.elf).symbols)
+    records, stats = read_trace(args.trace, allow_problems=args.allow_gaps)
+    tl = rtos.timeline(records)
+    if not tl.has_rtos:
+        raise TraceError(f"trace '{args.trace}' holds no FreeRTOS trace-hook event (protocol freertos: "
+                         "firmware built with configIRQLAB_TRACE 1?)")
+    if args.start is not None and args.start >= tl.end:
+        raise ExportError(f"--from {args.start} is not before the trace's end (cycles {tl.start}..{tl.end})")
+    if args.end is not None and args.end <= tl.start:
+        raise ExportError(f"--to {args.end} is not after the trace's start (cycles {tl.start}..{tl.end})")
+    lo, hi = rtos.window(tl, args.start, args.end)
+    if hi <= lo:
+        raise ExportError(f"the window (cycles {lo}..{hi}) is empty: give --from before {hi}")
+    summary = rtos.summary(tl, lo, hi)
+    if args.output:
+        from irqlab.host import plots
+        end = args.end if args.end is not None else min(lo + rtos.PLOT_SPAN, tl.end)
+        try:
+            drawn = plots.rtos_timeline(tl, args.output, lo, end, symbols,
+                                        title=f"{os.path.basename(args.trace)}: FreeRTOS, cycles {lo}..{end}")
+        except ImportError:
+            raise ExportError("the plot needs matplotlib (pip install matplotlib)") from None
+        except OSError as e:
+            raise ExportError(f"cannot write '{args.output}': {e.strerror}") from None
+        if not drawn:
+            raise ExportError(f"no task, ISR or handler runs in cycles {lo}..{end}: nothing to draw")
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        print(rtos.table(summary))
+    if args.output:
+        print(f"{args.output}: cycles {lo}..{end}", file=sys.stderr)
+    for p in stats.problems():
+        print(f"warning: {p}", file=sys.stderr)
+
+
 def cmd_report(args):
     from irqlab.host import htmlreport, results as resultsfile
     runs = resultsfile.load(args.results)
@@ -269,6 +318,11 @@ def cmd_compare(args):
 def _benchmark_names():
     from irqlab.host.benchmarks import BENCHMARKS
     return list(BENCHMARKS)
+
+
+def _plot_span():
+    from irqlab.host.rtos import PLOT_SPAN
+    return PLOT_SPAN
 
 
 def board_names():
@@ -372,6 +426,20 @@ def parser():
     p.add_argument("--max-samples", type=_number, help="sigrok: window length in cycles (default 2^25)")
     p.add_argument("--allow-gaps", action="store_true", help="export past corruption instead of failing")
     p.set_defaults(fn=cmd_export)
+
+    p = sub.add_parser("timeline", help="FreeRTOS's trace hooks as a timeline: per task its run time and "
+                                        "switches; with -o a PNG of tasks and ISRs")
+    p.add_argument("trace")
+    p.add_argument("-o", "--output", "--out", dest="output", help="write the timeline as a PNG here")
+    p.add_argument("--from", dest="start", type=_number, metavar="CYCLE",
+                   help="the window's first cycle (default: the scheduler's start, the first TASK_IN)")
+    p.add_argument("--to", dest="end", type=_number, metavar="CYCLE",
+                   help="the window's end (default: the table to the trace's end, the plot "
+                        f"{_plot_span():,} cycles from --from)")
+    p.add_argument("--elf", help="the firmware's ELF: name trap handlers by their symbols")
+    p.add_argument("--json", action="store_true", help="the table as JSON")
+    p.add_argument("--allow-gaps", action="store_true", help="read past corruption instead of failing")
+    p.set_defaults(fn=cmd_timeline)
 
     p = sub.add_parser("report", help="an HTML page with tables and plots of one or more results files")
     p.add_argument("results", nargs="+", help="bench.json files (irqlab bench)")

@@ -30,6 +30,7 @@ def _channel_names():
 
 CHANNEL_NAMES = _channel_names()
 COUNT_CHANNELS = {CH_HANDLER_ENTRY}   # payload is a count: shown in decimal
+TEXT_CHANNELS = {APP_PROTOCOLS["freertos"].CH_TASK_NAME}   # payload: 4 characters, the first in [7:0]
 
 
 def channel_name(channel):
@@ -41,6 +42,9 @@ def sw_text(channel, data):
     """A software event: its channel's name and its payload, the test's name for TEST_BEGIN/END."""
     if channel in (CH_TEST_BEGIN, CH_TEST_END):
         return f"{channel_name(channel)} {test_name(data)} (test id {data})"
+    if channel in TEXT_CHANNELS:
+        text = "".join(chr(b) if 32 <= b < 127 else f"\\x{b:02x}" for b in data.to_bytes(4, "little"))
+        return f'{channel_name(channel)} 0x{data:08x} "{text}"'
     if channel in COUNT_CHANNELS or CH_STATS <= channel < CH_STATS + len(STATS_WORDS):
         return f"{channel_name(channel)} {data}"
     return f"{channel_name(channel)} 0x{data:08x}"

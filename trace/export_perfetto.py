@@ -10,11 +10,18 @@ process for the trace, one track (thread) per thing that happens:
   pc match             an instant per PC-comparator hit
   console, trace unit  console lines; OVERFLOW reports
   interrupt rate       a counter: rising edges per line, in kIRQ/s per time bin
+
+With FreeRTOS's trace hooks in the trace (trace/rtos.py), first:
+
+  task <name>          one track per task: a slice from each TASK_IN to its TASK_OUT
+  ISRs (trace hooks)   ISR_ENTER .. ISR_EXIT, nested slices
+  timeline notes       events that did not pair, and where an overflow cut the timeline
 """
 
 import json
 
 from irqlab.host import record as rec
+from irqlab.host import rtos
 from irqlab.host.analysis import interrupts
 from irqlab.host.describe import cause_text, channel_name, sw_text
 from irqlab.host.signals import signals
@@ -68,6 +75,11 @@ def trace_events(records, clock_hz, source="trace"):
 
     def instant(tid, name, cycle, args):
         ev.append({"ph": "i", "s": "t", "name": name, "pid": PID, "tid": tid, "ts": ts(cycle), "args": args})
+
+    # FreeRTOS: a track per task, one for the ISRs of the trace hooks.
+    tl = rtos.timeline(records)
+    if tl.has_rtos:
+        _rtos_tracks(tl, track, slice_, instant)
 
     # Interrupt lines: their high phases.
     for line in s.lines.values():
@@ -145,6 +157,38 @@ def trace_events(records, clock_hz, source="trace"):
     meta = [{"ph": "M", "name": "process_name", "pid": PID, "tid": 0, "args": {"name": f"irqlab {source}"}}]
     return {"traceEvents": meta + track.metadata() + ev, "displayTimeUnit": "ns",
             "otherData": {"source": source, "clock_hz": clock_hz, "timestamps": "microseconds"}}
+
+
+def _cut_args(seg):
+    out = {}
+    if not seg.seen_start:
+        out["start_not_seen"] = True
+    if not seg.seen_end:
+        out["end_not_seen"] = True
+    return out
+
+
+def _rtos_tracks(tl, track, slice_, instant):
+    labels = [t.label for t in tl.tasks]
+    for t in tl.tasks:
+        if not t.segments:
+            continue
+        name = t.label if labels.count(t.label) == 1 else f"{t.label} ({t.index})"
+        tid = track(f"task {name}")
+        for seg in t.segments:
+            slice_(tid, t.label, seg.start, seg.end,
+                   {"tcb": f"0x{t.tcb:08x}", "cycles": seg.cycles, "start_cycle": seg.start, "end_cycle": seg.end,
+                    "switched_in": seg.switch, **_cut_args(seg)})
+    if tl.isrs:
+        tid = track("ISRs (trace hooks)")
+        for seg in tl.isrs:
+            slice_(tid, "ISR" if not seg.depth else f"ISR (nested, depth {seg.depth})", seg.start, seg.end,
+                   {"cycles": seg.cycles, "depth": seg.depth, "start_cycle": seg.start, "end_cycle": seg.end,
+                    **_cut_args(seg)})
+    for t, n in tl.overflows:
+        instant(track("timeline notes"), "overflow: the timeline is cut", t, {"events_dropped": n})
+    for t, text in tl.notes:
+        instant(track("timeline notes"), text, t, {"text": text})
 
 
 def write(records, f, clock_hz, source="trace"):

@@ -176,3 +176,71 @@ def timeline(traces, path, count=3, bench="latency"):
     uniq = dict(zip(labels, handles))
     ax.legend(uniq.values(), uniq.keys(), fontsize=7, loc="lower right")
     return _save(fig, path)
+
+
+def rtos_timeline(tl, path, start, end, symbols=None, title=None):
+    """FreeRTOS's timeline (trace/rtos.py) over cycles [start, end): a row per
+    task that ran in the window (a bar per TASK_IN .. TASK_OUT), a row for the
+    ISRs of the trace hooks (nested ones drawn thinner on top), a row per
+    trap cause from the retire port (named by its targets' symbols, a
+    trace.rtos.Symbols, where given), ticks as dotted lines, the
+    kernel's other events as dots on the running task's row, overflows as
+    red lines. A segment whose start or end is not in the trace is hatched."""
+    from irqlab.host import rtos
+
+    def clipped(segments):
+        return [s for s in segments if s.end > start and s.start < end]
+
+    rows = []     # (label, [(segment, depth)], color)
+    task_row = {}
+    for t in tl.tasks:
+        segs = clipped(t.segments)
+        if segs:
+            task_row[t.index] = len(rows)
+            rows.append((t.label, segs, f"C{len(rows) % 10}"))
+    isrs = clipped(tl.isrs)
+    if isrs:
+        rows.append(("ISRs (hooks)", isrs, "black"))
+    by_cause = {}
+    for s in clipped(tl.handlers):
+        by_cause.setdefault(s.cause, []).append(s)
+    for cause, segs in by_cause.items():
+        names = list(dict.fromkeys(rtos.handler_name(s, symbols) for s in segs))
+        label = " / ".join(names[:2]) + (" / ..." if len(names) > 2 else "")
+        rows.append((f"trap {cause & 0x7f}: {label}" if symbols and cause is not None else label, segs,
+                     "slategray"))
+    if not rows:
+        return False
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(11, 0.42 * len(rows) + 1.7))
+    for y, (label, segs, color) in enumerate(rows):
+        for s in sorted(segs, key=lambda s: s.depth):
+            a, b = max(s.start, start), min(s.end, end)
+            h = 0.6 * 0.7 ** s.depth
+            cut = not (s.seen_start and s.seen_end)
+            ax.broken_barh([(a, max(b - a, 0.5))], (y - h / 2, h), facecolors=color,
+                           alpha=0.85 if not s.depth else 1.0, edgecolor="white" if s.depth else ("black" if cut else color),
+                           linewidth=0.4, hatch="///" if cut else None)
+    ticks = [i.ts for i in tl.ticks() if start <= i.ts < end]
+    if ticks:
+        ax.vlines(ticks, -0.5, len(rows) - 0.5, colors="gray", linestyles=":", linewidth=0.7, label="tick")
+    kernel = [(i.ts, task_row[i.task.index]) for i in tl.instants
+              if i.name != "TICK" and i.task is not None and i.task.index in task_row and start <= i.ts < end]
+    if kernel:
+        ax.scatter([x for x, _ in kernel], [y + 0.38 for _, y in kernel], s=6, color="black", marker="v",
+                   zorder=3, label="kernel event (queue, ready, notify, ...)")
+    lost = [(t, n) for t, n in tl.overflows if start <= t < end]
+    for k, (t, n) in enumerate(lost):
+        ax.axvline(t, color="red", linewidth=1.2, label="overflow (events dropped)" if k == 0 else None)
+    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=8)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(start, end)
+    ax.ticklabel_format(axis="x", style="plain", useOffset=False)
+    ax.tick_params(axis="x", labelsize=8)
+    ax.set_xlabel("cycle (hatched: its start or end is not in the trace)", fontsize=8)
+    ax.set_title(title or f"FreeRTOS timeline, cycles {start}..{end}", fontsize=10, loc="left")
+    ax.grid(axis="x", alpha=0.3)
+    if ticks or kernel or lost:
+        ax.legend(fontsize=7, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=3, frameon=False,
+                  borderaxespad=0.2)
+    return _save(fig, path)

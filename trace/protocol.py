@@ -195,8 +195,9 @@ APP_PROTOCOLS = {p.app: p for p in [
         "TASK_OUT": (0x31, "traceTASK_SWITCHED_OUT: the task that stops running; payload: its TCB"),
         "TASK_READY": (0x32, "traceMOVED_TASK_TO_READY_STATE; payload: the task's TCB"),
         "TICK": (0x33, "traceTASK_INCREMENT_TICK; payload: the tick count before the increment"),
-        "ISR_ENTER": (0x34, "an interrupt handler of the port or the application starts; payload: 0"),
-        "ISR_EXIT": (0x35, "it ends; payload: 0"),
+        "ISR_ENTER": (0x34, "an ISR starts, in the port's handler (the CLIC port: the tick; FreeRTOS's"
+                            " own port: every interrupt but its tick); payload: 0"),
+        "ISR_EXIT": (0x35, "it ends, once per ISR_ENTER; payload: 0"),
         "QUEUE_SEND": (0x36, "a queue send or semaphore/mutex give; payload: the queue"),
         "QUEUE_RECEIVE": (0x37, "a queue receive or semaphore/mutex take; payload: the queue"),
         "QUEUE_SEND_ISR": (0x38, "a send or give from an ISR; payload: the queue"),
@@ -208,6 +209,10 @@ APP_PROTOCOLS = {p.app: p for p in [
         "NOTIFY_TAKE": (0x3E, "a task takes its notification; payload: the notification index"),
         "INHERIT": (0x3F, "a mutex holder inherits a priority; payload: the holder's TCB"),
         "DISINHERIT": (0x40, "it gives the priority back; payload: the holder's TCB"),
+        "TASK_CREATE": (0x41, "traceTASK_CREATE: a task is created; payload: its TCB (TASK_NAME follows)"),
+        "TASK_NAME": (0x42, "the created task's name, 4 characters a store (first character in [7:0]) up to"
+                            " the store that holds its terminating zero"),
+        "TASK_DELETE": (0x43, "traceTASK_DELETE: a task is deleted; payload: its TCB"),
     }, values={}),
     # The context-switch suite (fw/ctxsw/, trace/ctxsw.py); its tick hook
     # writes the kernel's freertos.TICK.

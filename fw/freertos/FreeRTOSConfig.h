@@ -80,6 +80,9 @@
 #endif
 #if configIRQLAB_TRACE && !defined(__ASSEMBLER__)
 #include "irqlab_trace.h"
+#else
+#define IRQLAB_TRACE_ISR_ENTER()
+#define IRQLAB_TRACE_ISR_EXIT()
 #endif
 
 /* A failed assertion ends the run with its address (port_glue.c; addr2line

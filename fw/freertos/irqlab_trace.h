@@ -1,6 +1,7 @@
 /* The trace hooks: FreeRTOS's trace macros as software events of the trace
  * unit, one store to a stimulus port each (its channel says what happened,
- * the 32-bit payload which task, queue or index). The channels are the
+ * the 32-bit payload which task, queue or index; a task's creation also
+ * sends its name). The channels are the
  * application protocol "freertos" of trace/protocol.py, generated into
  * irqlab_protocol.h; `irqlab decode` names them. Included by
  * FreeRTOSConfig.h when configIRQLAB_TRACE is 1. The macros expand inside
@@ -15,12 +16,40 @@
 #define IRQLAB_TRACE_EVENT(ch, v) \
     (*(volatile uint32_t *)(IRQLAB_UL(IRQLAB_STIM_BASE) + 4u * (ch)) = (uint32_t)(v))
 
+/* A new task: its TCB, then its name (at most `len` bytes, zero-terminated
+ * within them, as the kernel keeps it), 4 characters a store, the first in
+ * the low byte, up to the store that holds the zero. The host's timeline
+ * (trace/rtos.py) names the task's TCB by it. */
+static inline void irqlab_trace_task_create(const void *tcb, const char *name, unsigned len) {
+    IRQLAB_TRACE_EVENT(CH_TASK_CREATE, tcb);
+    for (unsigned i = 0; i < len; i += 4) {
+        uint32_t word = 0;
+        int ended = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned char c = i + k < len ? (unsigned char)name[i + k] : 0;
+            ended |= c == 0;
+            word |= (uint32_t)c << (8 * k);
+        }
+        IRQLAB_TRACE_EVENT(CH_TASK_NAME, word);
+        if (ended)
+            break;
+    }
+}
+
+/* An ISR's start and end: the ports' own handlers call these (port_glue.c,
+ * port-clic/port.c), once each per ISR. Not the kernel's traceISR_ENTER/EXIT:
+ * FreeRTOS's RISC-V port also calls traceISR_EXIT from portYIELD_FROM_ISR
+ * when it does not switch, inside the handler: a second exit. */
+#define IRQLAB_TRACE_ISR_ENTER()                  IRQLAB_TRACE_EVENT(CH_ISR_ENTER, 0)
+#define IRQLAB_TRACE_ISR_EXIT()                   IRQLAB_TRACE_EVENT(CH_ISR_EXIT, 0)
+
+#define traceTASK_CREATE(tcb) \
+    irqlab_trace_task_create(tcb, (tcb)->pcTaskName, configMAX_TASK_NAME_LEN)
+#define traceTASK_DELETE(tcb)                     IRQLAB_TRACE_EVENT(CH_TASK_DELETE, tcb)
 #define traceTASK_SWITCHED_IN()                   IRQLAB_TRACE_EVENT(CH_TASK_IN, pxCurrentTCB)
 #define traceTASK_SWITCHED_OUT()                  IRQLAB_TRACE_EVENT(CH_TASK_OUT, pxCurrentTCB)
 #define traceMOVED_TASK_TO_READY_STATE(tcb)       IRQLAB_TRACE_EVENT(CH_TASK_READY, tcb)
 #define traceTASK_INCREMENT_TICK(count)           IRQLAB_TRACE_EVENT(CH_TICK, count)
-#define traceISR_ENTER()                          IRQLAB_TRACE_EVENT(CH_ISR_ENTER, 0)
-#define traceISR_EXIT()                           IRQLAB_TRACE_EVENT(CH_ISR_EXIT, 0)
 #define traceQUEUE_SEND(q)                        IRQLAB_TRACE_EVENT(CH_QUEUE_SEND, q)
 #define traceQUEUE_RECEIVE(q)                     IRQLAB_TRACE_EVENT(CH_QUEUE_RECEIVE, q)
 #define traceQUEUE_SEND_FROM_ISR(q)               IRQLAB_TRACE_EVENT(CH_QUEUE_SEND_ISR, q)

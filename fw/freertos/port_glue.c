@@ -7,9 +7,9 @@
 #include "task.h"
 
 void freertos_risc_v_application_interrupt_handler(uint32_t mcause) {
-    traceISR_ENTER();
+    IRQLAB_TRACE_ISR_ENTER();
     int unhandled = irq_dispatch(mcause);
-    traceISR_EXIT();
+    IRQLAB_TRACE_ISR_EXIT();
     if (unhandled) {
         console_printf("freertos: FAILED: interrupt mcause=%x has no handler\n", mcause);
         irqlab_exit(101);

@@ -99,11 +99,11 @@ StackType_t *pxPortInitialiseStack(StackType_t *top, TaskFunction_t code, void *
 /* The tick: called on the ISR stack by port_tick_entry. Returns nonzero when
  * a task switch is due (port_tick_entry then completes the frame and switches). */
 uint32_t port_tick(void) {
-    traceISR_ENTER();
+    IRQLAB_TRACE_ISR_ENTER();
     next_tick += TICK_CYCLES;
     mtimecmp_write(next_tick);               /* lowers the timer's level line */
     uint32_t switching = xTaskIncrementTick() != pdFALSE;
-    traceISR_EXIT();
+    IRQLAB_TRACE_ISR_EXIT();
     return switching;
 }
 
