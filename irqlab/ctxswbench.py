@@ -77,8 +77,19 @@ def markdown(results):
         f"{results['board']}, {results['clock_hz'] / 1e6:g} MHz, git {results['git']}, "
         f"{results['config'].get('samples')} samples per case{_options_text(results)} "
         "(trace/ctxsw.py says how a sample is taken).", "",
-        "```", table(results), "```", "", ctxsw.LEGEND, "", "## Every case", "",
+        "```", table(results), "```", "", *_loaded_block(results), ctxsw.LEGEND, "", "## Every case", "",
         "```", ctxsw.details(results), "```", ""])
+
+
+def _loaded_title(results):
+    n = results["config"].get("background")
+    return f"With background load ({n} tasks below the routines' own, each doing work and sleeping now and then):"
+
+
+def _loaded_block(results):
+    if not results["config"].get("background"):
+        return []
+    return [_loaded_title(results), "", "```", ctxsw.table(results, loaded=True), "```", ""]
 
 
 def _options_text(results):
@@ -96,6 +107,10 @@ def print_results(results, out_dir):
           f"git {results['git']}, {results['config'].get('samples')} samples per case{_options_text(results)}")
     print(table(results))
     print()
+    if results["config"].get("background"):
+        print(_loaded_title(results))
+        print(ctxsw.table(results, loaded=True))
+        print()
     print(ctxsw.LEGEND)
     print("REFERENCE rows:")
     for r in SWITCH_REFERENCES:

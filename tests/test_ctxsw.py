@@ -74,7 +74,9 @@ def test_suite_runs_and_matches_the_recorded_figures(row, tmp_path, recorded):
 
 def test_the_suite_states_its_output():
     # The routines' lines, in the registry's order (trace/ctxsw.py ROUTINES).
-    assert expected_lines("ctxsw") == [f"ctxsw: {r}: ok" for r in ctxsw.ROUTINES] + ["ctxsw: ok"]
+    # The routines' lines, then again with background load (the default configuration).
+    assert expected_lines("ctxsw") == [f"ctxsw: {r}{s}: ok" for s in ("", ctxsw.BACKGROUND_SUFFIX)
+                                       for r in ctxsw.ROUTINES] + ["ctxsw: ok"]
 
 
 def _figures(t, tmp_path):

@@ -56,7 +56,12 @@ class Case:
 
     @property
     def c_name(self):
-        return self.name.upper().replace("-", "_")
+        return self.name.upper().replace("-", "_").replace("+", "_")
+
+    @property
+    def loaded(self):
+        """Measured with the background tasks running."""
+        return self.case_id & BACKGROUND_FLAG != 0
 
     @property
     def ends_with(self):
@@ -79,6 +84,14 @@ CASES = {c.name: c for c in [
     Case("irq-to-task", 10, "isr", "the interrupt edge (generator line 0), to the task its ISR wakes",
          start="irq-edge", end_case="isr-give"),
 ]}
+# Every case again with background load (the configuration's `background`
+# tasks running, fw/ctxsw/main.c): the firmware runs the routines a second
+# time with them and sets BACKGROUND_FLAG in the marks' payload.
+BACKGROUND_FLAG = 0x80
+BACKGROUND_SUFFIX = "+bg"
+CASES.update({c.name + BACKGROUND_SUFFIX: Case(
+    c.name + BACKGROUND_SUFFIX, c.case_id | BACKGROUND_FLAG, c.routine, c.description + ", with background load",
+    c.start, (c.end_case + BACKGROUND_SUFFIX) if c.end_case else None) for c in list(CASES.values())})
 assert len({c.case_id for c in CASES.values()}) == len(CASES)
 assert all(c.routine in ROUTINES and c.ends_with in CASES for c in CASES.values())
 CASE_BY_ID = {c.case_id: c for c in CASES.values()}
@@ -146,17 +159,19 @@ def samples(records, channels, kernel):
 def figures(raw, clock_hz=None):
     """Per case: the statistics of the samples, the marks' cost subtracted
     from the marker cases (see the module's docstring)."""
-    over = summarize(raw["cases"][OVERHEAD])
-    correction = over.get("median", 0)
+    corrections = {}          # per pass (without, with background load): the marks' cost
+    for loaded, name in ((False, OVERHEAD), (True, OVERHEAD + BACKGROUND_SUFFIX)):
+        corrections[loaded] = summarize(raw["cases"].get(name, [])).get("median", 0)
+    correction = corrections[False]
     cases = {}
     for name, values in raw["cases"].items():
         c = CASES[name]
-        sub = correction if c.start == "marker" and name != OVERHEAD else 0
+        sub = corrections[c.loaded] if c.start == "marker" and c.routine != "calib" else 0
         s = summarize([v - sub for v in values], clock_hz)
         s["corrected_by"] = sub
         s["ticked"] = raw["ticked"].get(name, 0)
         cases[name] = s
-    return {"marker": raw["marker"], "overhead": correction, "cases": cases}
+    return {"marker": raw["marker"], "overhead": correction, "overhead_loaded": corrections[True], "cases": cases}
 
 
 # ------------------------------------------------------------ the table
@@ -184,16 +199,21 @@ def _fmt(v):
     return f"{v:.1f}" if isinstance(v, float) else str(v)
 
 
-def table(results, references=()):
+def table(results, references=(), loaded=False):
     """The context-switch table of a results dict (irqlab.ctxsw writes it):
-    one row per port, then the REFERENCE rows."""
+    one row per port, then the REFERENCE rows; `loaded`: the cases measured
+    with background load instead (no REFERENCE rows: the seeds have none)."""
+    suffix = BACKGROUND_SUFFIX if loaded else ""
     head = ["port", "marker", "samples"] + [h for h, _, _ in TABLE_COLUMNS]
     rows = []
     for port, entry in results["cores"].items():
         cases = entry["cases"]
-        n = min((cases[c]["count"] for c in cases if c != OVERHEAD), default=0)
+        n = min((cases[c]["count"] for c in cases if CASES[c].routine != "calib" and CASES[c].loaded == loaded),
+                default=0)
         rows.append([port, entry["marker"], str(n)] +
-                    [_fmt(cases.get(case, {}).get(stat)) for _, case, stat in TABLE_COLUMNS])
+                    [_fmt(cases.get(case + suffix, {}).get(stat)) for _, case, stat in TABLE_COLUMNS])
+    if loaded:
+        references = ()
     for ref in references:
         cells = {("yield", "mean"): ref.mean, ("yield", "jitter"): ref.jitter, ("yield", "max"): ref.worst}
         rows.append([ref.name, "REFERENCE", "-"] +

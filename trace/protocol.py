@@ -102,6 +102,8 @@ CONFIGS = {c.app: c for c in [
         Field("irq_period", 3000, "cycles between the generator's requests in the interrupt routine"),
         Field("irq_jitter", 0xFF, "mask of random extra cycles per request"),
         Field("seed", 0x1234567, "arrival-jitter seed"),
+        Field("background", 3, "background-load tasks: the routines run a second time with them "
+                               "running (the cases +bg); 0: not"),
     )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
@@ -151,6 +153,8 @@ def _ctxsw_values():
             r.upper(): (1 << i, doc) for i, (r, doc) in enumerate(ctxsw.ROUTINES.items())}),
         "CASE": ("the suite's cases: the payload of CH_MARK_A / CH_MARK_B", {
             c.c_name: (c.case_id, c.description) for c in ctxsw.CASES.values()}),
+        "CTXSW": ("the suite's other constants", {
+            "BACKGROUND_FLAG": (ctxsw.BACKGROUND_FLAG, "in a mark's payload: the case runs with background load")}),
     }
 
 

@@ -14,6 +14,12 @@
  * expect: ctxsw: mutex: ok
  * expect: ctxsw: queue: ok
  * expect: ctxsw: isr: ok
+ * expect: ctxsw: calib+bg: ok
+ * expect: ctxsw: yield+bg: ok
+ * expect: ctxsw: sem+bg: ok
+ * expect: ctxsw: mutex+bg: ok
+ * expect: ctxsw: queue+bg: ok
+ * expect: ctxsw: isr+bg: ok
  * expect: ctxsw: ok
  */
 #include "irqlab.h"
@@ -42,6 +48,12 @@ static void fail(const char *routine, const char *what, uint32_t a, uint32_t b) 
     taskDISABLE_INTERRUPTS();
     console_printf("ctxsw: FAILED: %s: %s (%u, %u)\n", routine, what, a, b);
     irqlab_exit(1);
+}
+
+/* A routine passed; in the pass with background load its name has the
+ * cases' suffix (trace/ctxsw.py BACKGROUND_SUFFIX). */
+static void ok(const char *routine) {
+    console_printf("ctxsw: %s%s: ok\n", routine, ctxsw_case_flags ? "+bg" : "");
 }
 
 #define CHECK(r, cond, a, b) do { if (!(cond)) fail(r, #cond, (uint32_t)(a), (uint32_t)(b)); } while (0)
@@ -73,7 +85,7 @@ static void run_calib(void) {
         ctxsw_mark_a(CASE_OVERHEAD);
         ctxsw_mark_b(CASE_OVERHEAD);
     }
-    console_printf("ctxsw: calib: ok\n");
+    ok("calib");
 }
 
 /* ------------------------------------------------------------- yield */
@@ -103,7 +115,7 @@ static void run_yield(void) {
      * them, runs only once both have. */
     finish("yield", a, b);
     CHECK("yield", yields == samples, yields, samples);
-    console_printf("ctxsw: yield: ok\n");
+    ok("yield");
 }
 
 /* ------------------------------------------------ semaphore and queue */
@@ -158,7 +170,7 @@ static void run_pair(const char *routine, TaskFunction_t high, TaskFunction_t lo
     TaskHandle_t l = create(low, "low", PRIO_LOW);
     finish(routine, h, l);
     CHECK(routine, received == samples, received, samples);
-    console_printf("ctxsw: %s: ok\n", routine);
+    ok(routine);
 }
 
 /* ----------------------------------------------------------------- mutex */
@@ -197,7 +209,7 @@ static void run_mutex(void) {
     TaskHandle_t l = create(mutex_low, "mlow", PRIO_LOW);
     finish("mutex", mutex_waiter, l);
     CHECK("mutex", mutex_rounds == samples, mutex_rounds, samples);
-    console_printf("ctxsw: mutex: ok\n");
+    ok("mutex");
 }
 
 /* ------------------------------------------------- an ISR wakes a task */
@@ -236,17 +248,27 @@ static void run_isr(const volatile struct irqlab_config *c) {
     finish("isr", h, NULL);
     irq_disable(IRQ);
     CHECK("isr", isr_runs == samples && isr_woken == samples, isr_runs, isr_woken);
-    console_printf("ctxsw: isr: ok\n");
+    ok("isr");
 }
 
 /* ----------------------------------------------------------------- runner */
-static void runner(void *arg) {
-    const volatile struct irqlab_config *c = &irqlab_config;
-    done = xSemaphoreCreateBinary();
-    sem = xSemaphoreCreateBinary();
-    queue = xQueueCreate(1, sizeof(uint32_t));
-    mutex = xSemaphoreCreateMutex();
-    isr_sem = xSemaphoreCreateBinary();
+/* Background load: tasks at the runner's priority (below every routine's
+ * tasks) doing countable work, each sleeping a few ticks now and then, so
+ * that the ready and the delayed lists are not empty and the idle task no
+ * longer has the core when the routines' tasks block. */
+static volatile uint32_t background_work;
+
+static void background_task(void *arg) {
+    uint32_t x = (uint32_t)arg, n = 0;
+    for (;;) {
+        x = x * 1103515245u + 12345u;
+        background_work++;
+        if ((++n & 1023) == 0)
+            vTaskDelay(1 + ((uint32_t)arg & 3));
+    }
+}
+
+static void run_routines(const volatile struct irqlab_config *c) {
     uint32_t r = c->routines;
     if (r & ROUTINE_CALIB) {
         stim(CH_ROUTINE, ROUTINE_CALIB);
@@ -271,6 +293,25 @@ static void runner(void *arg) {
     if (r & ROUTINE_ISR) {
         stim(CH_ROUTINE, ROUTINE_ISR);
         run_isr(c);
+    }
+}
+
+static void runner(void *arg) {
+    const volatile struct irqlab_config *c = &irqlab_config;
+    done = xSemaphoreCreateBinary();
+    sem = xSemaphoreCreateBinary();
+    queue = xQueueCreate(1, sizeof(uint32_t));
+    mutex = xSemaphoreCreateMutex();
+    isr_sem = xSemaphoreCreateBinary();
+    run_routines(c);
+    if (c->background) {
+        for (uint32_t i = 0; i < c->background; i++)
+            if (xTaskCreate(background_task, "bg", STACK / 2, (void *)(i + 1), PRIO_RUNNER, NULL) != pdPASS)
+                fail("create", "bg", i, 0);
+        ctxsw_case_flags = CTXSW_BACKGROUND_FLAG;
+        run_routines(c);
+        CHECK("bg", background_work > 0, background_work, 0);
+        console_printf("ctxsw: background work: %u\n", background_work);
     }
     console_printf("ctxsw: ok\n");
     taskDISABLE_INTERRUPTS();          /* no tick event after the end: the trace drains */
