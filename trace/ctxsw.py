@@ -24,7 +24,10 @@ latency benchmark's software-event rows).
 
 A sample with a kernel tick inside (an event on the kernel's tick channel
 between its start and its end: the tick hook's or the trace hook's freertos.TICK) is
-left out and counted.
+left out and counted ("ticked"), and so is one whose case started again
+before it ended (the interrupt routine on a slow row: a request that came
+before the task had taken the previous one; the firmware counts these
+overruns), since its end cannot be told apart.
 """
 
 from dataclasses import dataclass
@@ -86,7 +89,8 @@ CASES = {c.name: c for c in [
 ]}
 # Every case again with background load (the configuration's `background`
 # tasks running, fw/ctxsw/main.c): the firmware runs the routines a second
-# time with them and sets BACKGROUND_FLAG in the marks' payload.
+# time with them and sets BACKGROUND_FLAG in each routine's start event
+# (CH_ROUTINE); the marks between then belong to the cases +bg.
 BACKGROUND_FLAG = 0x80
 BACKGROUND_SUFFIX = "+bg"
 CASES.update({c.name + BACKGROUND_SUFFIX: Case(
@@ -112,6 +116,8 @@ def samples(records, channels, kernel):
     `channels`, `kernel`: the protocols of the application and of the kernel's hooks
     (protocol.APP_PROTOCOLS["ctxsw"], ["freertos"]: the tick's channel)."""
     ch_a, ch_b, ch_tick = channels.CH_MARK_A, channels.CH_MARK_B, kernel.CH_TICK
+    ch_routine = channels.CH_ROUTINE
+    loaded = 0               # BACKGROUND_FLAG from the last routine start on
     pc_rows = any(r.type == rec.TYPE_CORE and (r.payload >> 32) & 0xFF == rec.CORE_PC_MATCH for r in records)
     last_pc = {}
     open_ = {}               # case name -> start time
@@ -119,6 +125,7 @@ def samples(records, channels, kernel):
     out = {name: [] for name in CASES}
     dropped = {name: 0 for name in CASES}
     edge_cases = [c for c in CASES.values() if c.start == "irq-edge"]
+    edge_cases = {f: [c for c in edge_cases if (c.case_id & BACKGROUND_FLAG) == f] for f in (0, BACKGROUND_FLAG)}
     # A mark's PC match and its store may carry the same timestamp: the match first.
     for r in sorted(records, key=lambda r: (r.ts, r.type != rec.TYPE_CORE)):
         if r.type == rec.TYPE_CORE:
@@ -127,15 +134,19 @@ def samples(records, channels, kernel):
                 last_pc[arg] = r.ts
         elif r.type == rec.TYPE_HW:
             if r.payload >> (rec.HW_GEN_LINE + GEN_LINE) & 1:
-                for c in edge_cases:
-                    open_[c.name], ticked[c.name] = r.ts, False
+                for c in edge_cases[loaded]:
+                    # A second start before the end (an overrun): neither sample can be told apart.
+                    ticked[c.name] = c.name in open_
+                    open_[c.name] = r.ts
         elif r.type == rec.TYPE_SW:
             ch, data = (r.payload >> 32) & 0xFF, r.payload & 0xFFFFFFFF
             if ch == ch_tick:
                 for name in open_:
                     ticked[name] = True
+            elif ch == ch_routine:
+                loaded = data & BACKGROUND_FLAG
             elif ch in (ch_a, ch_b):
-                case = CASE_BY_ID.get(data)
+                case = CASE_BY_ID.get(data | loaded) if not data & BACKGROUND_FLAG else None
                 if case is None:
                     continue
                 t = r.ts
@@ -144,7 +155,8 @@ def samples(records, channels, kernel):
                     if t is None:
                         continue         # no PC match before it: cannot be placed
                 if ch == ch_a:
-                    open_[case.name], ticked[case.name] = t, False
+                    ticked[case.name] = case.name in open_     # a second start before the end, as above
+                    open_[case.name] = t
                     continue
                 for c in CASES.values():
                     if c.ends_with == case.name and c.name in open_:

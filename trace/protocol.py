@@ -223,7 +223,7 @@ APP_PROTOCOLS = {p.app: p for p in [
     AppProtocol("ctxsw", channels={
         "MARK_A": (0x48, "a sample starts (the triggering event): payload: its case (CASE_*)"),
         "MARK_B": (0x49, "the task that runs next, first thing: payload: the case it ends (CASE_*)"),
-        "ROUTINE": (0x4A, "a routine starts; payload: its ROUTINE_* bit"),
+        "ROUTINE": (0x4A, "a routine starts; payload: its ROUTINE_* bit, with CTXSW_BACKGROUND_FLAG in the pass with background load"),
     }, values=_ctxsw_values()),
 ]}
 assert all(not ({v for v, _ in p.channels.values()} & {v for v, _ in CHANNELS.values()})

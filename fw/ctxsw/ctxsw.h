@@ -3,5 +3,4 @@
 #include <stdint.h>
 void ctxsw_mark_a(uint32_t c);   /* a sample of case c starts: just before the switching call */
 void ctxsw_mark_b(uint32_t c);   /* it ends: the next task's first thing */
-extern uint32_t ctxsw_case_flags; /* ORed into every mark's case (marks.c) */
 #endif

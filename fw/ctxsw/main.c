@@ -50,10 +50,15 @@ static void fail(const char *routine, const char *what, uint32_t a, uint32_t b) 
     irqlab_exit(1);
 }
 
+/* The pass: 0, or CTXSW_BACKGROUND_FLAG with the background load running.
+ * The host learns it from each routine's start event (CH_ROUTINE), never
+ * from the marks, which stay one store each. */
+static uint32_t pass_flags;
+
 /* A routine passed; in the pass with background load its name has the
  * cases' suffix (trace/ctxsw.py BACKGROUND_SUFFIX). */
 static void ok(const char *routine) {
-    console_printf("ctxsw: %s%s: ok\n", routine, ctxsw_case_flags ? "+bg" : "");
+    console_printf("ctxsw: %s%s: ok\n", routine, pass_flags ? "+bg" : "");
 }
 
 #define CHECK(r, cond, a, b) do { if (!(cond)) fail(r, #cond, (uint32_t)(a), (uint32_t)(b)); } while (0)
@@ -214,14 +219,18 @@ static void run_mutex(void) {
 
 /* ------------------------------------------------- an ISR wakes a task */
 static SemaphoreHandle_t isr_sem;
-static volatile uint32_t isr_runs, isr_woken;
+static volatile uint32_t isr_runs, isr_woken, isr_overruns;
 
+/* A request that comes while the task has not taken the previous give yet
+ * (a tick held it up on a slow row) finds the semaphore full: an overrun,
+ * counted (the host leaves such samples out: trace/ctxsw.py). */
 void IRQ_HANDLER(IRQ)(void) {
     BaseType_t woken = pdFALSE;
     gen_ack(1u << LINE);                          /* lowers the level line */
     isr_runs++;
     ctxsw_mark_a(CASE_ISR_GIVE);
-    xSemaphoreGiveFromISR(isr_sem, &woken);
+    if (xSemaphoreGiveFromISR(isr_sem, &woken) != pdPASS)
+        isr_overruns++;
     portYIELD_FROM_ISR(woken);
 }
 
@@ -229,13 +238,13 @@ static void isr_high(void *arg) {
     for (;;) {
         xSemaphoreTake(isr_sem, portMAX_DELAY);
         ctxsw_mark_b(CASE_ISR_GIVE);
-        if (++isr_woken == samples)
+        if (++isr_woken + isr_overruns == samples)   /* an overrun comes before the take that follows it */
             xSemaphoreGive(done);
     }
 }
 
 static void run_isr(const volatile struct irqlab_config *c) {
-    isr_runs = isr_woken = 0;
+    isr_runs = isr_woken = isr_overruns = 0;
     TaskHandle_t h = create(isr_high, "isrhigh", PRIO_HIGH);
     struct gen_pattern p = {
         .mode = GEN_LEVEL, .delay = 500, .high = 1, .low = c->irq_period, .count = samples,
@@ -247,7 +256,9 @@ static void run_isr(const volatile struct irqlab_config *c) {
     gen_start(1u << LINE);                        /* the runner blocks: the idle task runs */
     finish("isr", h, NULL);
     irq_disable(IRQ);
-    CHECK("isr", isr_runs == samples && isr_woken == samples, isr_runs, isr_woken);
+    CHECK("isr", isr_runs == samples && isr_woken + isr_overruns == samples, isr_runs, isr_woken);
+    if (isr_overruns)
+        console_printf("ctxsw: isr: %u requests came before the task took the previous one\n", isr_overruns);
     ok("isr");
 }
 
@@ -271,27 +282,27 @@ static void background_task(void *arg) {
 static void run_routines(const volatile struct irqlab_config *c) {
     uint32_t r = c->routines;
     if (r & ROUTINE_CALIB) {
-        stim(CH_ROUTINE, ROUTINE_CALIB);
+        stim(CH_ROUTINE, ROUTINE_CALIB | pass_flags);
         run_calib();
     }
     if (r & ROUTINE_YIELD) {
-        stim(CH_ROUTINE, ROUTINE_YIELD);
+        stim(CH_ROUTINE, ROUTINE_YIELD | pass_flags);
         run_yield();
     }
     if (r & ROUTINE_SEM) {
-        stim(CH_ROUTINE, ROUTINE_SEM);
+        stim(CH_ROUTINE, ROUTINE_SEM | pass_flags);
         run_pair("sem", sem_high, sem_low);
     }
     if (r & ROUTINE_MUTEX) {
-        stim(CH_ROUTINE, ROUTINE_MUTEX);
+        stim(CH_ROUTINE, ROUTINE_MUTEX | pass_flags);
         run_mutex();
     }
     if (r & ROUTINE_QUEUE) {
-        stim(CH_ROUTINE, ROUTINE_QUEUE);
+        stim(CH_ROUTINE, ROUTINE_QUEUE | pass_flags);
         run_pair("queue", queue_high, queue_low);
     }
     if (r & ROUTINE_ISR) {
-        stim(CH_ROUTINE, ROUTINE_ISR);
+        stim(CH_ROUTINE, ROUTINE_ISR | pass_flags);
         run_isr(c);
     }
 }
@@ -308,7 +319,7 @@ static void runner(void *arg) {
         for (uint32_t i = 0; i < c->background; i++)
             if (xTaskCreate(background_task, "bg", STACK / 2, (void *)(i + 1), PRIO_RUNNER, NULL) != pdPASS)
                 fail("create", "bg", i, 0);
-        ctxsw_case_flags = CTXSW_BACKGROUND_FLAG;
+        pass_flags = CTXSW_BACKGROUND_FLAG;
         run_routines(c);
         CHECK("bg", background_work > 0, background_work, 0);
         console_printf("ctxsw: background work: %u\n", background_work);
