@@ -64,7 +64,18 @@ class _CRG(Module):
         self.submodules.pll = pll = ECP5PLL()
         self.comb += pll.reset.eq(rst)
         pll.register_clkin(clk25, 25e6)
-        pll.create_clkout(self.cd_sys, sys_clk_freq)   # with its reset synchronizer
+        pll.create_clkout(self.cd_sys, sys_clk_freq, with_reset=False)
+        # The reset synchronizer (two flip-flops preset while the PLL is not
+        # locked), its output through a global buffer (DCCA) to every
+        # flip-flop of sys: on the general routing, a reset with a fanout of
+        # thousands was the most congested net of the SoC (nextpnr's router2
+        # heatmaps), and at 50 MHz the router did not converge.
+        meta, sync = Signal(), Signal()
+        self.specials += [
+            Instance("FD1S3BX", i_CK=ClockSignal("sys"), i_PD=~pll.locked, i_D=0, o_Q=meta),
+            Instance("FD1S3BX", i_CK=ClockSignal("sys"), i_PD=~pll.locked, i_D=meta, o_Q=sync),
+            Instance("DCCA", i_CLKI=sync, i_CE=1, o_CLKO=ResetSignal("sys")),
+        ]
         # Keep the ESP32 from resetting the FPGA.
         self.comb += platform.request("wifi_gpio0").eq(1)
 
