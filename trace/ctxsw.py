@@ -24,7 +24,9 @@ latency benchmark's software-event rows).
 
 A sample with a kernel tick inside (an event on the kernel's tick channel
 between its start and its end: the tick hook's or the trace hook's freertos.TICK) is
-left out and counted ("ticked"), and so is one whose case started again
+left out and counted ("ticked"), and so is the case's next sample (a tick
+that time-slices the yielding pair leaves one task stopped between its mark
+and its yield: the next sample then holds two switches), and so is one whose case started again
 before it ended (the interrupt routine on a slow row: a request that came
 before the task had taken the previous one; the firmware counts these
 overruns), since its end cannot be told apart.
@@ -122,6 +124,7 @@ def samples(records, channels, kernel):
     last_pc = {}
     open_ = {}               # case name -> start time
     ticked = {}              # case name -> True when a tick fell inside its open sample
+    after_tick = set()       # cases whose last sample had a tick: the next one is left out too
     out = {name: [] for name in CASES}
     dropped = {name: 0 for name in CASES}
     edge_cases = [c for c in CASES.values() if c.start == "irq-edge"]
@@ -162,6 +165,10 @@ def samples(records, channels, kernel):
                     if c.ends_with == case.name and c.name in open_:
                         start = open_.pop(c.name)
                         if ticked.pop(c.name):
+                            dropped[c.name] += 1
+                            after_tick.add(c.name)
+                        elif c.name in after_tick:
+                            after_tick.discard(c.name)
                             dropped[c.name] += 1
                         elif t >= start:
                             out[c.name].append(t - start)
