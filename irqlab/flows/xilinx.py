@@ -66,6 +66,13 @@ class Openxc7Setup:
     missing: list = field(default_factory=list)
 
 
+
+def _shown(path):
+    """A path as the report shows it: relative to the repository when inside
+    it (the tracked reports must not carry one machine's folders)."""
+    rel = os.path.relpath(path, paths.ROOT)
+    return path if rel.startswith("..") else rel
+
 def openxc7_setup(platform, env=os.environ):
     tc = platform.toolchain
     tc.platform = platform
@@ -91,7 +98,8 @@ def openxc7_setup(platform, env=os.environ):
         if not prjxray_ok:
             cannot.append("no Project X-Ray database")
         if cannot:
-            s.missing.append(f"the chip database {s.chipdb} (not there, set CHIPDB; to make it: {', '.join(cannot)})")
+            s.missing.append(f"the chip database {_shown(s.chipdb)} (not there, set CHIPDB; to make it: "
+                             f"{', '.join(cannot)})")
         else:
             s.make_chipdb = True
     return s
