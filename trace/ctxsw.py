@@ -127,6 +127,16 @@ def samples(records, channels, kernel):
     after_tick = set()       # cases whose last sample had a tick: the next one is left out too
     out = {name: [] for name in CASES}
     dropped = {name: 0 for name in CASES}
+
+    def _start(name, t):
+        # A second start before the end (an overrun): the open sample never
+        # ends by itself, and the new one's end cannot be told from it: both
+        # are left out (every start is a sample or a left-out one).
+        if name in open_:
+            dropped[name] += 1
+        ticked[name] = name in open_
+        open_[name] = t
+
     edge_cases = [c for c in CASES.values() if c.start == "irq-edge"]
     edge_cases = {f: [c for c in edge_cases if (c.case_id & BACKGROUND_FLAG) == f] for f in (0, BACKGROUND_FLAG)}
     # A mark's PC match and its store may carry the same timestamp: the match first.
@@ -138,9 +148,7 @@ def samples(records, channels, kernel):
         elif r.type == rec.TYPE_HW:
             if r.payload >> (rec.HW_GEN_LINE + GEN_LINE) & 1:
                 for c in edge_cases[loaded]:
-                    # A second start before the end (an overrun): neither sample can be told apart.
-                    ticked[c.name] = c.name in open_
-                    open_[c.name] = r.ts
+                    _start(c.name, r.ts)
         elif r.type == rec.TYPE_SW:
             ch, data = (r.payload >> 32) & 0xFF, r.payload & 0xFFFFFFFF
             if ch == ch_tick:
@@ -158,8 +166,7 @@ def samples(records, channels, kernel):
                     if t is None:
                         continue         # no PC match before it: cannot be placed
                 if ch == ch_a:
-                    ticked[case.name] = case.name in open_     # a second start before the end, as above
-                    open_[case.name] = t
+                    _start(case.name, t)
                     continue
                 for c in CASES.values():
                     if c.ends_with == case.name and c.name in open_:
