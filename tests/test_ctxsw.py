@@ -49,8 +49,10 @@ def test_every_row_is_recorded(recorded):
     n = recorded["config"]["samples"]
     for entry in recorded["cores"].values():
         for name, s in entry["cases"].items():
-            # (yield: the first round may have no start that a switch ends)
-            assert n - 1 <= s["count"] + s["ticked"] <= n, name
+            # Every start is a sample or a left-out one (trace/ctxsw.py); the
+            # last start of a routine may stay open, and the yield's first
+            # round has two starts before its first end (both tasks mark).
+            assert n - 1 <= s["count"] + s["ticked"] <= n + 1, name
 
 
 @pytest.mark.parametrize("row", list(ROWS))
@@ -62,9 +64,9 @@ def test_suite_runs_and_matches_the_recorded_figures(row, tmp_path, recorded):
     assert res["marker"] == ("pc-match" if model.facts["trace"]["retire_port"] else "sw-event")
     assert 0 < res["overhead"] < 40
     for name, s in res["cases"].items():
-        assert SAMPLES - 1 <= s["count"] + s["ticked"] <= SAMPLES, (row, name, s)
+        assert SAMPLES - 1 <= s["count"] + s["ticked"] <= SAMPLES + 1, (row, name, s)   # as above
         assert s["count"] >= 0.95 * SAMPLES, (row, name, s)
-        floor = 0 if name == ctxsw.OVERHEAD else 50        # a switch saves and restores ~30 registers
+        floor = 0 if ctxsw.CASES[name].routine == "calib" else 50   # a switch saves and restores ~30 registers
         assert floor < s["min"] <= s["median"] <= s["max"] < 5000, (row, name, s)
         want = recorded["cores"][row]["cases"][name]
         tol = max(TOLERANCE_CYCLES, TOLERANCE_REL * want["median"])
