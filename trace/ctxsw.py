@@ -24,9 +24,10 @@ latency benchmark's software-event rows).
 
 A sample with a kernel tick inside (an event on the kernel's tick channel
 between its start and its end: the tick hook's or the trace hook's freertos.TICK) is
-left out and counted ("ticked"), and so is the case's next sample (a tick
-that time-slices the yielding pair leaves one task stopped between its mark
-and its yield: the next sample then holds two switches), and so is one whose case started again
+left out and counted ("ticked"), and so is the next sample of a
+time-sliced case (a tick that time-slices the yielding pair leaves one task
+stopped between its mark and its yield: the next sample then holds two
+switches), and so is one whose case started again
 before it ended (the interrupt routine on a slow row: a request that came
 before the task had taken the previous one; the firmware counts these
 overruns), since its end cannot be told apart.
@@ -58,6 +59,7 @@ class Case:
     description: str
     start: str = "marker"    # "marker" (mark A) or "irq-edge" (generator line 0 rising)
     end_case: str = None     # the case whose mark B ends it (default: itself)
+    time_sliced: bool = False  # its tasks share a priority: a tick may time-slice them (see samples)
 
     @property
     def c_name(self):
@@ -75,7 +77,8 @@ class Case:
 
 CASES = {c.name: c for c in [
     Case("overhead", 1, "calib", "the marks themselves, back to back (subtracted from the marker cases)"),
-    Case("yield", 2, "yield", "taskYIELD to a task of equal priority, to its return in that task"),
+    Case("yield", 2, "yield", "taskYIELD to a task of equal priority, to its return in that task",
+         time_sliced=True),
     Case("sem-signal", 3, "sem", "xSemaphoreGive that wakes a higher-priority taker, to its take's return"),
     Case("sem-wait", 4, "sem", "xSemaphoreTake that blocks, to the lower-priority giver's give returning"),
     Case("mutex-block", 5, "mutex", "xSemaphoreTake of a held mutex (the holder inherits), to the holder's "
@@ -97,7 +100,7 @@ BACKGROUND_FLAG = 0x80
 BACKGROUND_SUFFIX = "+bg"
 CASES.update({c.name + BACKGROUND_SUFFIX: Case(
     c.name + BACKGROUND_SUFFIX, c.case_id | BACKGROUND_FLAG, c.routine, c.description + ", with background load",
-    c.start, (c.end_case + BACKGROUND_SUFFIX) if c.end_case else None) for c in list(CASES.values())})
+    c.start, (c.end_case + BACKGROUND_SUFFIX) if c.end_case else None, c.time_sliced) for c in list(CASES.values())})
 assert len({c.case_id for c in CASES.values()}) == len(CASES)
 assert all(c.routine in ROUTINES and c.ends_with in CASES for c in CASES.values())
 CASE_BY_ID = {c.case_id: c for c in CASES.values()}
@@ -173,7 +176,8 @@ def samples(records, channels, kernel):
                         start = open_.pop(c.name)
                         if ticked.pop(c.name):
                             dropped[c.name] += 1
-                            after_tick.add(c.name)
+                            if c.time_sliced:
+                                after_tick.add(c.name)
                         elif c.name in after_tick:
                             after_tick.discard(c.name)
                             dropped[c.name] += 1
