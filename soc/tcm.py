@@ -142,6 +142,20 @@ class TcmMemory(Module):
         # With the save port, the instruction port writes too (whole words).
         self.i = self.mem.get_port(write_capable=savable)
         self.d = self.mem.get_port(write_capable=True, we_granularity=8, has_re=True, mode=READ_FIRST)
+        if savable:
+            # Two write ports. The data port's read is read-first in the RTL,
+            # also against the other port's write, which no block RAM does:
+            # yosys then builds the 32 KiB from flip-flops and dies (the
+            # ULX3S build of `fastirq`). That read never meets a write to its
+            # word in the same cycle: the data port reads or writes, never
+            # both (DBusSplit), and a load from a frame word waits until the
+            # save port has written it (FastIrqPlugin's conflict rule, whose
+            # `written` counts only words already stored). `no_rw_check` says
+            # so to yosys (such a collision's result is left open); the
+            # instruction port's write-first read stays exact (yosys adds the
+            # bypass against the data port's stores, as on the other TCMs).
+            # Simulation does not read the attribute.
+            self.mem.attr = {("no_rw_check", 1)}
         self.specials += self.mem, self.i, self.d
 
 
