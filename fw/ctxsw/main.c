@@ -270,11 +270,9 @@ static void run_isr(const volatile struct irqlab_config *c) {
 static volatile uint32_t background_work;
 
 static void background_task(void *arg) {
-    uint32_t x = (uint32_t)arg, n = 0;
-    for (;;) {
-        x = x * 1103515245u + 12345u;
+    for (uint32_t n = 1;; n++) {
         background_work++;
-        if ((++n & 1023) == 0)
+        if ((n & 1023) == 0)
             vTaskDelay(1 + ((uint32_t)arg & 3));
     }
 }

@@ -5,6 +5,19 @@
 #include "irqlab_features.h"
 #include "fastirq_entry.h"
 
+/* The registers of the C ABI in use, by number (both builds). */
+#ifdef __riscv_abi_rve
+#define SAVED 5,6,7,8,9,10,11,12,13,14,15
+#define CALLER_SAVED 5,6,7,10,11,12,13,14,15      /* with x1: what a C call may change */
+#define CALLEE_SAVED 8,9
+    .equ CALLEE_REGS, 2
+#else
+#define SAVED 5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+#define CALLER_SAVED 5,6,7,10,11,12,13,14,15,16,17,28,29,30,31
+#define CALLEE_SAVED 8,9,18,19,20,21,22,23,24,25,26,27
+    .equ CALLEE_REGS, 12
+#endif
+
 #if !IRQLAB_FASTIRQ_ENTRY
 /* A task's context lives on its stack, in a frame of FRAME bytes:
  *     0 mepc   4 mcause   8 x1   12.. x5, x6, ... (x15 on RV32E, x31 otherwise)
@@ -12,14 +25,8 @@
  * gp and tp are the same for every task; sp is the frame's address. */
 #ifdef __riscv_abi_rve
     .equ FRAME_REGS, 12
-#define SAVED 5,6,7,8,9,10,11,12,13,14,15
-#define CALLER_SAVED 5,6,7,10,11,12,13,14,15      /* with x1: what a C call may change */
-#define CALLEE_SAVED 8,9
 #else
     .equ FRAME_REGS, 28
-#define SAVED 5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-#define CALLER_SAVED 5,6,7,10,11,12,13,14,15,16,17,28,29,30,31
-#define CALLEE_SAVED 8,9,18,19,20,21,22,23,24,25,26,27
 #endif
     .equ FRAME, ((2 + FRAME_REGS) * 4 + 15) & ~15
     .equ MINHV, 0x40000000
@@ -122,13 +129,7 @@ port_start_first_task:
  * context with the callee-saved registers (the C ABI kept them, they are
  * still the task's), switch, and load the next task's context into the
  * current bank. */
-#ifdef __riscv_abi_rve
-#define CALLEE_SAVED 8,9
-    .equ CALLEE, 16
-#else
-#define CALLEE_SAVED 8,9,18,19,20,21,22,23,24,25,26,27
-    .equ CALLEE, 48
-#endif
+    .equ CALLEE, (CALLEE_REGS * 4 + 15) & ~15
 
     .macro SAVE_CALLEE              /* below the frame at sp */
     addi sp, sp, -CALLEE
@@ -181,17 +182,15 @@ port_restore_task:                  /* into pxCurrentTCB's task */
     lw x\n, (4 * slot)(sp)
     .set slot, slot + 1
     .endr
+    addi sp, sp, CALLEE
+restore_frame_csrs:                 /* t1, t2: the frame's mepc and mcause */
     csrw mepc, t1
     csrw mcause, t2                 /* mpil, mpie: what mret restores (minhv: clear in every frame) */
-    addi sp, sp, CALLEE
     RESTORE_CALLER FRAME
     mret
 
 port_restore_frame:                 /* the frame at sp into the current bank */
     lw t1, OFF_EPC(sp)
     lw t2, OFF_CAUSE(sp)
-    csrw mepc, t1
-    csrw mcause, t2
-    RESTORE_CALLER FRAME
-    mret
+    j restore_frame_csrs
 #endif
