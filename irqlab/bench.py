@@ -26,6 +26,7 @@ def run_row(row, config, out_dir, progress, probe_path=None):
     records, stats = run.trace()
     res = row_results(row, records, stats, trace_path, sim_clock_hz(), fw_config, out_dir)
     res["sim"] = run.sim_log.strip().splitlines()[-1] if run.sim_log.strip() else ""
+    res["sim_speed"] = run.speed
     return res
 
 

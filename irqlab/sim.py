@@ -6,6 +6,7 @@ import hashlib
 import importlib.metadata
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -103,14 +104,18 @@ def ensure_model(row, progress=None):
         os.makedirs(os.path.dirname(d), exist_ok=True)
         with exclusive(d):                        # one build per model; others wait and reuse it
             if not up_to_date():
-                _build_model(r.soc_config, d, want, progress)
-    with open(os.path.join(d, "soc.json")) as f:
-        model.facts = json.load(f)
+                _build_model(r.soc_config, model, want, progress)
+    _load_facts(model)
     return model
 
 
-def _build_model(cfg, d, stamp_value, progress):
-    soc = cfg.name
+def _load_facts(model):
+    with open(os.path.join(model.dir, "soc.json")) as f:
+        model.facts = json.load(f)
+
+
+def _build_model(cfg, model, stamp_value, progress):
+    soc, d = cfg.name, model.dir
     verilog = corebuild.build_core(cfg.core_variant, progress=progress) if cfg.own_core else ""
     if os.path.exists(d):
         shutil.rmtree(d)
@@ -121,13 +126,41 @@ def _build_model(cfg, d, stamp_value, progress):
                          "import sys; from irqlab.boards.sim import target; "
                          "target.generate(sys.argv[1], sys.argv[2], sys.argv[3] or None)",
                          soc, d, verilog], os.path.join(d, "generate.log"), f"SoC generation for {soc}")
+    _load_facts(model)
+    # The build is profile-guided: trained on the benchmark firmware of the
+    # first row on this SoC (boards/sim/Makefile).
+    train_dir = os.path.join(d, "train")
+    os.makedirs(train_dir)
+    fw = build_firmware(Model(training_row(soc), soc, d, model.binary, model.include, model.gateware,
+                              model.facts), "bench", progress)
+    _write_memories(model, {model.code_memory: load_image(model, fw)}, train_dir)
     if progress:
         progress.step(f"{soc}: compiling the Verilator model (a few minutes the first time)")
     firmware.run_logged([sys.executable, "-c",
-                         "import sys; from irqlab.boards.sim import target; target.compile(sys.argv[1])", d],
+                         "import sys; from irqlab.boards.sim import target; target.compile(sys.argv[1], sys.argv[2])",
+                         d, train_dir],
                         os.path.join(d, "verilator-build.log"), f"Verilator build for {soc}")
+    shutil.rmtree(train_dir)
     with open(os.path.join(d, "stamp"), "w") as f:
         f.write(stamp_value)
+
+
+def training_row(soc):
+    """The row whose benchmark firmware trains SoC `soc`'s model build."""
+    from irqlab.rows import ROWS
+    return next(name for name in ROWS if row_info(name).soc == soc)
+
+
+def _write_memories(model, images, rundir):
+    """The .init files the gateware loads its memories from ($readmemh of
+    <top>_<memory>.init), into `rundir`: the built ones, with `images`
+    (memory name -> full-size image) in place of theirs."""
+    for f in os.listdir(model.gateware):
+        if f.endswith(".init"):
+            shutil.copy(os.path.join(model.gateware, f), rundir)
+    for name, img in images.items():
+        with open(os.path.join(rundir, f"{TOP}_{name}.init"), "w") as f:
+            f.write(fwimage.to_readmemh(img))
 
 
 def build_firmware(model, app="bench", progress=None, layout=None, options=()):
@@ -162,10 +195,29 @@ class RunResult:
         """The firmware ended the run (the harness did not stop it at --max-cycles)."""
         return "stopped at --max-cycles" not in self.sim_log
 
+    @property
+    def speed(self):
+        """The simulator's speed in this run (sim_speed), or None."""
+        return sim_speed(self.sim_log)
+
     def trace(self, allow_problems=False):
         """(records, stats) as read_trace gives them, without decoding again."""
         check_trace(self.records, self.capture_stats, self.trace_path, allow_problems)
         return self.records, self.capture_stats
+
+
+_SPEED = re.compile(r"irqlab-sim: (\d+) cycles in ([\d.]+) s \(([\d.]+) Mcycles/s; ([\d.]+) s of CPU, "
+                    r"([\d.]+) Mcycles/CPU-s\)")
+
+
+def sim_speed(sim_log):
+    """The speed line of a simulator's log (boards/sim/harness.cpp) as
+    {cycles, seconds, mcycles_per_s, cpu_seconds, mcycles_per_cpu_s}, or None."""
+    m = _SPEED.search(sim_log)
+    if not m:
+        return None
+    return {"cycles": int(m.group(1)), "seconds": float(m.group(2)), "mcycles_per_s": float(m.group(3)),
+            "cpu_seconds": float(m.group(4)), "mcycles_per_cpu_s": float(m.group(5))}
 
 
 def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progress=None, label=None,
@@ -184,13 +236,7 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
         images[model.code_memory] = image
     rundir = tempfile.mkdtemp(prefix="irqlab-run-")
     try:
-        for f in os.listdir(model.gateware):
-            if f.endswith(".init"):
-                shutil.copy(os.path.join(model.gateware, f), rundir)
-        for name, img in images.items():
-            # The gateware loads each memory from <top>_<memory>.init with $readmemh.
-            with open(os.path.join(rundir, f"{TOP}_{name}.init"), "w") as f:
-                f.write(fwimage.to_readmemh(img))
+        _write_memories(model, images, rundir)
         port = free_port()
         cmd = [model.binary, "--trace-tcp", str(port), "--max-cycles", str(max_cycles),
                "--console-file", os.path.join(rundir, "console.txt")]

@@ -29,6 +29,8 @@
 //
 // The run ends when the firmware writes its exit code (simctrl) and the trace
 // stream has drained, or at --max-cycles (exit 3). Exit status = firmware code.
+// Its last line on stderr gives the cycles run and the speed, per wall second
+// and per second of CPU time (irqlab/sim.py sim_speed reads it).
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -39,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -162,6 +165,7 @@ int main(int argc, char **argv) {
     top->sys_rst = 1;
 
     auto t_start = std::chrono::steady_clock::now();
+    std::clock_t cpu_start = std::clock();
     uint64_t cycle = 0, idle = 0;
     uint32_t hw_prev = 0;
     bool done = false;
@@ -227,9 +231,13 @@ int main(int argc, char **argv) {
     trace.flush();
     fflush(stdout);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-    fprintf(stderr, "irqlab-sim: %llu cycles in %.1f s (%.2f Mcycles/s), %llu trace bytes%s\n",
-            (unsigned long long)cycle, secs, cycle / secs / 1e6, (unsigned long long)trace.total,
-            done ? "" : ", stopped at --max-cycles");
+    // Also per second of this process's CPU time: on a shared machine the wall
+    // figure says as much about the other jobs as about the model.
+    double cpu = (double)(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    fprintf(stderr, "irqlab-sim: %llu cycles in %.1f s (%.2f Mcycles/s; %.1f s of CPU, %.2f Mcycles/CPU-s), "
+            "%llu trace bytes%s\n",
+            (unsigned long long)cycle, secs, cycle / secs / 1e6, cpu, cpu > 0 ? cycle / cpu / 1e6 : 0.0,
+            (unsigned long long)trace.total, done ? "" : ", stopped at --max-cycles");
     if (probe) fclose(probe);
     if (console) fclose(console);
     if (trace.file) fclose(trace.file);

@@ -1,8 +1,9 @@
 """Simulation target: the reference SoC under Verilator with irqlab's own harness.
 
 `generate(soc, out_dir, core_verilog)` writes the Verilog, the software
-headers, the SoC's facts (soc.json) and a source list; `compile(out_dir)` builds the Verilator model with
-boards/sim/harness.cpp. The harness streams the trace to a TCP socket or a
+headers, the SoC's facts (soc.json) and a source list; `compile(out_dir,
+train_dir)` builds the Verilator model with boards/sim/harness.cpp
+(profile-guided, trained on a firmware run in train_dir). The harness streams the trace to a TCP socket or a
 file, prints the console, and logs the RTL probes (see harness.cpp).
 """
 
@@ -122,10 +123,19 @@ def generate(soc_name, out_dir, core_verilog=None):
     return soc
 
 
-def compile(out_dir, jobs=2):
+# Cycles of the profile-guided build's training run (boards/sim/Makefile): the
+# boot, and the latency benchmark's first few hundred interrupts.
+TRAIN_CYCLES = 3_000_000
+
+
+def compile(out_dir, train_dir=None, jobs=2):
+    """Build the model; with `train_dir` (a run folder: the memories' .init
+    files with a firmware image) profile-guided, trained on that firmware."""
     gw = os.path.join(out_dir, "gateware")
-    subprocess.run(["make", "-s", "-f", os.path.join(HERE, "Makefile"), f"-j{jobs}",
-                    f"GW={gw}", f"TOP={TOP}", f"HARNESS={os.path.join(HERE, 'harness.cpp')}",
-                    f"TRACE_BEAT_BYTES={TRACE_BEAT_BYTES}"],
-                   check=True)
+    cmd = ["make", "-s", "-f", os.path.join(HERE, "Makefile"), f"-j{jobs}",
+           f"GW={gw}", f"TOP={TOP}", f"HARNESS={os.path.join(HERE, 'harness.cpp')}",
+           f"TRACE_BEAT_BYTES={TRACE_BEAT_BYTES}"]
+    if train_dir:
+        cmd += [f"TRAIN_DIR={train_dir}", f"TRAIN_CYCLES={TRAIN_CYCLES}"]
+    subprocess.run(cmd, check=True)
     return os.path.join(gw, "obj_dir", "V" + TOP)
