@@ -78,11 +78,14 @@ static uint32_t since(uint32_t then, uint32_t now)
 
 void mb_rx_byte(mb_rx_t *rx, uint8_t byte, uint32_t now)
 {
+    /* the silence before this character: from the end of the last one to
+     * this one's start */
     uint32_t gap = since(rx->last, now);
+    int silent = gap >= rx->timing.t35 + rx->timing.tchar;
     rx->last = now;
-    if (rx->state == MB_RX_RECEIVING && gap >= rx->timing.t35)
+    if (rx->state == MB_RX_RECEIVING && silent)
         finish(rx);                     /* the silence passed without a poll */
-    if (rx->state == MB_RX_INIT && gap < rx->timing.t35) {
+    if (rx->state == MB_RX_INIT && !silent) {
         rx->counters->noise++;          /* still no silence since power-up */
         return;
     }

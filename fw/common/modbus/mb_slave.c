@@ -10,6 +10,10 @@
  */
 #include "modbus_rtu.h"
 
+const char *const mb_drop_names[MB_DROP_COUNT] = {
+    "crc", "short", "long", "address", "gap", "overrun", "busy", "broadcast",
+};
+
 static uint16_t be16(const uint8_t *p)
 {
     return (uint16_t)((p[0] << 8) | p[1]);

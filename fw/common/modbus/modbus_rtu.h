@@ -52,6 +52,8 @@ enum mb_drop {
     MB_DROP_BROADCAST,  /* a broadcast of a function that may not be broadcast */
     MB_DROP_COUNT
 };
+/* Their names, in the enum's order ("crc", "short", ...). */
+extern const char *const mb_drop_names[MB_DROP_COUNT];
 
 typedef struct {
     uint32_t frames;            /* frames completed by the assembler (good or not) */

@@ -6,8 +6,7 @@
  *   O <tick>                       the UART reports an overrun
  *   P <tick>                       time passes: a completed frame is handled;
  *                                  prints "R <hex>" (a response) or "N" (none)
- *   S                              prints "S <frames> <requests> <responses>
- *                                  <exceptions> <broadcasts> <noise> <drops...>"
+ *   S                              prints "S name=value ..." (the counters)
  *   H <addr> / K <addr>            prints "H <value>" / "K <0|1>" (holding / coil)
  *   T                              prints "T <tchar> <t15> <t35>"
  */
@@ -71,10 +70,11 @@ int main(void)
             else
                 puts("-");
         } else if (cmd == 'S') {
-            printf("S %u %u %u %u %u %u", counters.frames, counters.requests, counters.responses,
-                   counters.exceptions, counters.broadcasts, counters.noise);
+            printf("S frames=%u requests=%u responses=%u exceptions=%u broadcasts=%u noise=%u",
+                   counters.frames, counters.requests, counters.responses, counters.exceptions,
+                   counters.broadcasts, counters.noise);
             for (int i = 0; i < MB_DROP_COUNT; i++)
-                printf(" %u", counters.drops[i]);
+                printf(" %s=%u", mb_drop_names[i], counters.drops[i]);
             putchar('\n');
         } else if (cmd == 'H') {
             printf("H %u\n", testmap_holding((uint16_t)strtoul(p, NULL, 0)));
