@@ -190,6 +190,9 @@ class Line:
     def overrun(self):
         self.cmds.append(f"O {self.t}")
 
+    def char_error(self):
+        self.cmds.append(f"E {self.t}")
+
     def run(self, *extra):
         out = subprocess.run([str(self.exe)], input="\n".join(self.cmds + list(extra)) + "\n",
                              capture_output=True, text=True, check=True).stdout.splitlines()
@@ -384,17 +387,20 @@ def test_malformed_frames_are_dropped_counted_and_the_slave_recovers(driver):
     line.send(good[:4], poll=False)                      # 10 the UART lost bytes: overrun
     line.overrun()
     line.send(good[4:])
+    line.send(good[:2], poll=False)                      # 10b a parity error: char
+    line.char_error()
+    line.send(good[2:])
     line.send(adu(0, bytes([3]) + u16(10, 2)))           # 11 a broadcast read: broadcast
     line.send(adu(0, bytes([6]) + u16(10, 0x77)))        # 12 a broadcast write: done, silent
     line.send(good)                                      # 13 still answering
     out, c = line.replies()
     ok_after = reply(bytes([3, 4]) + u16(0x77, 34))
     # N: handled, no response; -: spoiled by the assembler, never handed over
-    assert out == ["N", "N", "N", "-", "N", "-", ok, "N", "N", "-", "-", "N", "N", ok_after]
-    assert {k: c[k] for k in ("crc", "short", "long", "address", "gap", "overrun", "broadcast")} == \
-        {"crc": 4, "short": 1, "long": 1, "address": 1, "gap": 2, "overrun": 1, "broadcast": 1}
+    assert out == ["N", "N", "N", "-", "N", "-", ok, "N", "N", "-", "-", "-", "N", "N", ok_after]
+    assert {k: c[k] for k in ("crc", "short", "long", "address", "gap", "overrun", "broadcast", "char")} == \
+        {"crc": 4, "short": 1, "long": 1, "address": 1, "gap": 2, "overrun": 1, "broadcast": 1, "char": 1}
     assert c["broadcasts"] == 1 and c["requests"] == 2 and c["responses"] == 2
-    assert c["frames"] == 14
+    assert c["frames"] == 15
 
 
 def test_noise_before_the_first_silence_and_a_busy_handler(driver):

@@ -102,20 +102,20 @@ void mb_rx_byte(mb_rx_t *rx, uint8_t byte, uint32_t now)
         spoil(rx, MB_DROP_LONG);
 }
 
-void mb_rx_overrun(mb_rx_t *rx, uint32_t now)
+void mb_rx_error(mb_rx_t *rx, enum mb_drop why, uint32_t now)
 {
     if (rx->state == MB_RX_RECEIVING && since(rx->last, now) >= rx->timing.t35)
         finish(rx);
     if (rx->state == MB_RX_INIT)
         return;
-    /* the lost bytes belonged to a frame: this one, or one that starts now */
+    /* the characters belonged to a frame: this one, or one that starts now */
     if (rx->state == MB_RX_IDLE) {
         rx->state = MB_RX_RECEIVING;
         rx->len = 0;
         rx->spoiled = 0;
     }
     rx->last = now;
-    spoil(rx, MB_DROP_OVERRUN);
+    spoil(rx, why);
 }
 
 int mb_rx_poll(mb_rx_t *rx, uint32_t now)

@@ -11,7 +11,7 @@
 #include "modbus_rtu.h"
 
 const char *const mb_drop_names[MB_DROP_COUNT] = {
-    "crc", "short", "long", "address", "gap", "overrun", "busy", "broadcast",
+    "crc", "short", "long", "address", "gap", "overrun", "busy", "broadcast", "char",
 };
 
 static uint16_t be16(const uint8_t *p)

@@ -50,6 +50,7 @@ enum mb_drop {
     MB_DROP_OVERRUN,    /* the UART lost bytes (the slave could not keep up) */
     MB_DROP_BUSY,       /* a frame completed while the previous one was still being handled */
     MB_DROP_BROADCAST,  /* a broadcast of a function that may not be broadcast */
+    MB_DROP_CHAR,       /* a character with a parity or stop-bit error */
     MB_DROP_COUNT
 };
 /* Their names, in the enum's order ("crc", "short", ...). */
@@ -100,8 +101,9 @@ typedef struct {
 void mb_rx_init(mb_rx_t *rx, mb_timing_t timing, mb_counters_t *counters, uint32_t now);
 /* A byte received at tick `now` (the end of its stop bit). */
 void mb_rx_byte(mb_rx_t *rx, uint8_t byte, uint32_t now);
-/* The UART reports lost bytes: the frame being received is spoiled. */
-void mb_rx_overrun(mb_rx_t *rx, uint32_t now);
+/* The UART reports lost characters (MB_DROP_OVERRUN) or a bad one
+ * (MB_DROP_CHAR): the frame being received (or starting now) is spoiled. */
+void mb_rx_error(mb_rx_t *rx, enum mb_drop why, uint32_t now);
 /* Time passes: ends the frame after t3.5 of silence. Returns 1 when a frame
  * is ready (rx->frame, rx->frame_len). */
 int mb_rx_poll(mb_rx_t *rx, uint32_t now);

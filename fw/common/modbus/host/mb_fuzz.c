@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         switch (ctl & 7) {
         case 4: now += t.tchar + t.t15 + 1; break;
         case 5: now += t.tchar + t.t35; break;
-        case 6: mb_rx_overrun(&rx, now); now += t.tchar; break;
+        case 6: mb_rx_error(&rx, (ctl & 8) ? MB_DROP_CHAR : MB_DROP_OVERRUN, now); now += t.tchar; break;
         case 7: now += (uint32_t)(ctl >> 3) * t.tchar; break;
         default: now += t.tchar; break;
         }

@@ -3,7 +3,7 @@
  *   C <baud> <tick_hz> <address>   configure (first); time starts at tick 0
  *   B <tick> <hex bytes> [<step>]  bytes, the first stamped <tick>, the next
  *                                  <step> ticks apart (default: one character)
- *   O <tick>                       the UART reports an overrun
+ *   O <tick> / E <tick>            the UART reports an overrun / a bad character
  *   P <tick>                       time passes: a completed frame is handled;
  *                                  prints "R <hex>" (a response) or "N" (none)
  *   S                              prints "S name=value ..." (the counters)
@@ -63,7 +63,9 @@ int main(void)
                 t += (uint32_t)step;
             }
         } else if (cmd == 'O') {
-            mb_rx_overrun(&rx, (uint32_t)strtoul(p, NULL, 0));
+            mb_rx_error(&rx, MB_DROP_OVERRUN, (uint32_t)strtoul(p, NULL, 0));
+        } else if (cmd == 'E') {
+            mb_rx_error(&rx, MB_DROP_CHAR, (uint32_t)strtoul(p, NULL, 0));
         } else if (cmd == 'P') {
             if (mb_rx_poll(&rx, (uint32_t)strtoul(p, NULL, 0)))
                 handle_ready();
