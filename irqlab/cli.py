@@ -303,6 +303,37 @@ def cmd_timeline(args):
         print(f"warning: {p}", file=sys.stderr)
 
 
+def cmd_demo_modbus(args):
+    """The Modbus-RTU demo (irqlab/modbusdemo.py) in simulation."""
+    from irqlab import modbusdemo, paths
+    from irqlab.progress import Progress
+    from irqlab.rows import ROWS, row as row_info
+    DemoError = modbusdemo.DemoError
+    if args.port:
+        raise DemoError("--port: the Modbus demo on a board is not implemented yet (simulation only)")
+    rows = _cores(args.cores) or [r for r in ROWS if row_info(r).soc_config.modbus_uart]
+    for r in rows:
+        if not row_info(r).soc_config.modbus_uart:   # unknown names raise here too
+            raise DemoError(f"row '{r}': its SoC has no Modbus UART (soc/configs.py modbus_uart)")
+    try:
+        bauds = [int(b) for b in args.bauds.split(",") if b] if args.bauds else list(modbusdemo.BAUDS)
+    except ValueError:
+        raise DemoError(f"--bauds: not a comma-separated list of numbers: '{args.bauds}'") from None
+    bad = [b for b in bauds if not 1200 <= b <= 10_000_000]
+    if not bauds or bad:
+        raise DemoError(f"--bauds: each from 1200 to 10000000 (got {args.bauds})")
+    if args.frames < 1:
+        raise DemoError(f"--frames: at least 1 (got {args.frames})")
+    out = args.out or paths.RESULTS
+    progress = Progress()
+    results = modbusdemo.run_demo(rows, bauds, args.frames, out, progress, with_robustness=not args.no_robustness)
+    progress.done()
+    print(modbusdemo.summary(results))
+    print(f"results: {os.path.join(out, 'modbus.json')}, plot: {os.path.join(out, 'modbus.png')}")
+    failed = any(not r["ok"] for r in results["robustness"].values())
+    return 1 if failed else 0
+
+
 def cmd_report(args):
     from irqlab.host import htmlreport, results as resultsfile
     runs = resultsfile.load(args.results)
@@ -440,6 +471,17 @@ def parser():
     p.add_argument("--json", action="store_true", help="the table as JSON")
     p.add_argument("--allow-gaps", action="store_true", help="read past corruption instead of failing")
     p.set_defaults(fn=cmd_timeline)
+
+    p = sub.add_parser("demo", help="the demos of the SoC in use (issue #13)")
+    demos = p.add_subparsers(dest="demo", required=True)
+    d = demos.add_parser("modbus", help="a Modbus-RTU slave beside a background task; pymodbus as the master")
+    d.add_argument("--cores", help="rows, comma-separated (default: every row whose SoC has the Modbus UART)")
+    d.add_argument("--bauds", help="baud rates, comma-separated (default: 115200,230400,500000,1000000,2000000)")
+    d.add_argument("--frames", type=int, default=20, help="requests per baud rate (default 20)")
+    d.add_argument("--no-robustness", action="store_true", help="leave out the malformed-frames run")
+    d.add_argument("--out", help="results folder (default: results/): modbus.json, modbus.png")
+    d.add_argument("--port", help="board: its serial device (not implemented yet)")
+    d.set_defaults(fn=cmd_demo_modbus)
 
     p = sub.add_parser("report", help="an HTML page with tables and plots of one or more results files")
     p.add_argument("results", nargs="+", help="bench.json files (irqlab bench)")

@@ -105,6 +105,11 @@ CONFIGS = {c.app: c for c in [
         Field("background", 3, "background-load tasks: the routines run a second time with them "
                                "running (the cases +bg); 0: not"),
     )),
+    ConfigBlock("modbus", _magic("irlM"), (
+        Field("baud", 115200, "the Modbus UART's baud rate (8E1)"),
+        Field("address", 1, "the slave address (1..247)"),
+        Field("background", 1, "1: the background task runs (its units: CH_MB_BG); 0: not"),
+    )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
 ]}
@@ -156,6 +161,11 @@ def _ctxsw_values():
         "CTXSW": ("the suite's other constants", {
             "BACKGROUND_FLAG": (ctxsw.BACKGROUND_FLAG, "in a mark's payload: the case runs with background load")}),
     }
+
+
+def _modbus_values():
+    from irqlab.host import modbus
+    return modbus.protocol_values()
 
 
 APP_PROTOCOLS = {p.app: p for p in [
@@ -225,6 +235,13 @@ APP_PROTOCOLS = {p.app: p for p in [
         "MARK_B": (0x49, "the task that runs next, first thing: payload: the case it ends (CASE_*)"),
         "ROUTINE": (0x4A, "a routine starts; payload: its ROUTINE_* bit, with CTXSW_BACKGROUND_FLAG in the pass with background load"),
     }, values=_ctxsw_values()),
+    # The Modbus-RTU demo (fw/modbus/, trace/modbus.py: the register map).
+    AppProtocol("modbus", channels={
+        "MB_READY": (0x58, "the slave listens; payload: the baud rate"),
+        "MB_BG": (0x59, "the background task finished a unit of work; payload: units so far"),
+        "MB_FRAME": (0x5A, "a frame handled; payload: function code | response length << 8"
+                           " (0: none) | exception code << 16"),
+    }, values=_modbus_values()),
 ]}
 assert all(not ({v for v, _ in p.channels.values()} & {v for v, _ in CHANNELS.values()})
            for p in APP_PROTOCOLS.values()), "an application channel collides with a common one"
