@@ -431,3 +431,14 @@ def test_nine_six_hundred_baud_uses_character_times(driver):
     line.poll(4100)
     out, c = line.replies()
     assert out == [reply(bytes([3, 2]) + u16(1)), "-"] and c["gap"] == 1
+
+
+def test_drop_names_match_the_register_map(driver):
+    """trace/modbus.py lists the drop reasons in the C enum's order (the
+    input registers MB_IN_DROP_* follow it)."""
+    from irqlab.host import modbus
+    _, c = Line(driver).replies()
+    names = list(c)[6:]
+    assert names == list(modbus.DROPS)
+    assert [modbus.INPUTS[f"DROP_{d.upper()}"][0] for d in names] == \
+        list(range(modbus.INPUTS["DROP_CRC"][0], modbus.INPUTS["DROP_CRC"][0] + 2 * len(names), 2))
