@@ -70,3 +70,31 @@ def test_demo_end_to_end_in_simulation(tmp_path):
     rob = res["robustness"][ROW]
     assert rob["ok"], rob
     assert all(rob["drops"][d] >= n for d, n in rob["expected_drops"].items())
+
+
+def synthetic_results():
+    entry = lambda baud, rate, lost: {
+        "row": "clic", "baud": baud, "sent": 10, "answered": 10 - lost, "lost": lost, "wrong": 0,
+        "bg_rate": rate, "bg_loss": 1 - rate / 5000, "no_loss": lost == 0}
+    return {"frames": 10, "bauds": [115200, 2000000], "robustness": {},
+            "rows": {"clic": {"baseline": {"bg_rate": 5000.0}, "sustained_baud": 115200,
+                              "bauds": [entry(115200, 4900.0, 0), entry(2000000, 4000.0, 2)]}}}
+
+
+def test_the_benchmark_report_gets_the_demo_section(tmp_path):
+    """The demo's results beside bench.json: the report (rewritten by the
+    demo) shows its table and plot; without them the page has no such section."""
+    from test_htmlreport import results_file
+    from irqlab.host import htmlreport, results as resultsfile
+    bench = results_file(tmp_path)
+    page = htmlreport.write(resultsfile.runs_of(resultsfile.read(bench), str(bench)), str(tmp_path))
+    assert "Modbus-RTU demo" not in open(page).read()
+    res = synthetic_results()
+    modbusdemo.plot(res, str(tmp_path / regs.PLOT_FILE))
+    (tmp_path / regs.RESULTS_FILE).write_text(json.dumps(res))
+    modbusdemo._update_report(str(tmp_path))
+    text = open(page).read()
+    assert "Modbus-RTU demo" in text and f'src="{regs.PLOT_FILE}"' in text
+    assert "<td>2000000</td><td>8/10</td><td>2</td>" in text and "20.0 %" in text
+    assert "clic: 115200" in text
+    assert (tmp_path / regs.PLOT_FILE).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

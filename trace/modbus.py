@@ -78,3 +78,26 @@ def value32(registers, name):
 def counters(registers):
     """Every input value by name (lower case) from a read of all input registers."""
     return {name.lower(): value32(registers, name) for name in INPUTS}
+
+
+# ---- the demo's results (irqlab/modbusdemo.py writes modbus.json) ----
+
+RESULTS_FILE = "modbus.json"
+PLOT_FILE = "modbus.png"
+TABLE_HEADERS = ["row", "baud", "answered", "lost", "wrong", "background /s", "background loss"]
+
+
+def table_rows(results):
+    """The demo's table: per row its run without traffic, then one line per baud rate."""
+    out = []
+    for row, r in results["rows"].items():
+        out.append([row, "no traffic", "", "", "", f"{r['baseline']['bg_rate']:.0f}", ""])
+        for e in r["bauds"]:
+            out.append([row, str(e["baud"]), f"{e['answered']}/{e['sent']}", str(e["lost"]), str(e["wrong"]),
+                        f"{e['bg_rate']:.0f}", f"{100 * e['bg_loss']:.1f} %"])
+    return out
+
+
+def sustained(results):
+    """row -> the highest baud rate it answered every request at (None: none)."""
+    return {row: r["sustained_baud"] for row, r in results["rows"].items()}
