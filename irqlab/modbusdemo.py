@@ -184,16 +184,18 @@ def _events(records, channel):
 
 
 def background_rate(records, clock_hz, window):
-    """Units of background work a second between the window's first and
-    last frame events (CH_MB_FRAME, by index), from the trace's stamps."""
+    """Units of background work a second inside a window between two frame
+    events (CH_MB_FRAME, by index): from the window's first unit mark to its
+    last, (marks - 1) units over their cycles (the window's edges cut no
+    unit in part). Returns (rate, the window's cycles)."""
     frames = _events(records, "MB_FRAME")
     if len(frames) < 3 or len(frames) < max(-window[0], -window[1]):
         raise DemoError("the trace holds too few frame events for the window")
     t0, t1 = frames[window[0]][0], frames[window[1]][0]
     bg = [ts for ts, _ in _events(records, "MB_BG") if t0 <= ts <= t1]
-    if t1 <= t0:
-        raise DemoError("an empty measurement window")
-    return len(bg) * clock_hz / (t1 - t0), t1 - t0
+    if len(bg) < 3:
+        raise DemoError("too few background units in the measurement window")
+    return (len(bg) - 1) * clock_hz / (bg[-1] - bg[0]), t1 - t0
 
 
 def simulate(row, baud, session, trace_path, progress=None, label=None):

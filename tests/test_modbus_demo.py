@@ -98,3 +98,22 @@ def test_the_benchmark_report_gets_the_demo_section(tmp_path):
     assert "<td>2000000</td><td>8/10</td><td>2</td>" in text and "20.0 %" in text
     assert "clic: 115200" in text
     assert (tmp_path / regs.PLOT_FILE).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_background_rate_between_unit_marks():
+    """Units 2,000 cycles apart, frames around them: the rate is counted
+    from the window's first unit mark to its last, whatever the window's edges."""
+    from irqlab.host import protocol, record as rec
+    from irqlab.host.decode import Record
+    ch = protocol.APP_PROTOCOLS["modbus"]
+
+    def sw(ts, channel, data):
+        return Record(rec.TYPE_SW, 0, ts, (channel << 32) | data)
+    frames = [sw(t, ch.CH_MB_FRAME, 3) for t in (500, 10_900, 30_000, 31_000)]
+    units = [sw(1000 + 2000 * k, ch.CH_MB_BG, k + 1) for k in range(20)]
+    records = sorted(frames + units, key=lambda r: r.ts)
+    rate, cycles = modbusdemo.background_rate(records, 100_000_000, (0, -2))
+    assert cycles == 30_000 - 500
+    assert rate == pytest.approx(100_000_000 / 2000)
+    with pytest.raises(modbusdemo.DemoError):
+        modbusdemo.background_rate(records, 100_000_000, (-2, -1))    # no unit inside
