@@ -237,12 +237,14 @@ APP_PROTOCOLS = {p.app: p for p in [
     }, values=_ctxsw_values()),
     # The Modbus-RTU demo (fw/modbus/, trace/modbus.py: the register map).
     AppProtocol("modbus", channels={
-        "MB_READY": (0x58, "the slave listens; payload: the baud rate"),
-        "MB_BG": (0x59, "the background task finished a unit of work; payload: units so far"),
-        "MB_FRAME": (0x5A, "a frame handled; payload: function code | response length << 8"
+        "MB_READY": (0x60, "the slave listens; payload: the baud rate"),
+        "MB_BG": (0x61, "the background task finished a unit of work; payload: units so far"),
+        "MB_FRAME": (0x62, "a frame handled; payload: function code | response length << 8"
                            " (0: none) | exception code << 16"),
     }, values=_modbus_values()),
 ]}
+_APP_CHANNELS = [v for p in APP_PROTOCOLS.values() for v, _ in p.channels.values()]
+assert len(_APP_CHANNELS) == len(set(_APP_CHANNELS)), "two applications share a channel (decode names them)"
 assert all(not ({v for v, _ in p.channels.values()} & {v for v, _ in CHANNELS.values()})
            for p in APP_PROTOCOLS.values()), "an application channel collides with a common one"
 assert len({v for p in APP_PROTOCOLS.values() for v, _ in p.channels.values()}) == \
