@@ -400,7 +400,8 @@ def plot(results, path):
     ax.set_xscale("log")
     ax.set_xlabel("Modbus baud rate")
     ax.set_ylabel("background units / s (trace unit)")
-    ax.set_title("Modbus-RTU traffic against background throughput (dashed: no traffic; x: frames lost)")
+    ax.set_title("Background throughput under Modbus-RTU traffic\n(dashed: the row without traffic; x: frames lost)",
+                 fontsize=10)
     ax.legend()
     fig.tight_layout()
     with atomic_open(path, binary=True) as f:
