@@ -80,7 +80,7 @@ class BoardDescriptor:
     gen_lines: tuple = ()                       # HeaderPin per generator line, from line 0
     handler_gpio: Optional[HeaderPin] = None
     pto: tuple = ()                             # pulse-train outputs (reserved: held low)
-    modbus: Optional[ModbusPins] = None         # Modbus UART (reserved: TX idle high, DE low)
+    modbus: Optional[ModbusPins] = None         # the Modbus UART's pins (soc/modbus_uart.py; idle without one)
     bench_defaults: dict = field(default_factory=dict)  # firmware settings of `irqlab bench --board`
 
     @property
