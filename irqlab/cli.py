@@ -67,6 +67,16 @@ def _bench_ctxsw(args):
     ctxswbench.print_results(results, args.out or paths.RESULTS)
 
 
+def paper_scale(clock_hz):
+    """Seed 004's phase sizes (Sec. 3.2) in cycles at `clock_hz`: latency
+    phases of a 1 ms trigger and a 4 ms pause, 2,400 per matrix case (which
+    runs lat_count / 4); throughput phases of 9.75 s held and 0.25 s paused,
+    12 of them (a 120 s trace)."""
+    ms = int(clock_hz // 1000)
+    return {"lat_count": 4 * 2400, "lat_period": 5 * ms - 1, "lat_jitter": 0xFFFF,
+            "tp_phases": 12, "tp_high": 9750 * ms, "tp_low": 250 * ms}
+
+
 def _bench_latency(args):
     from irqlab.bench import bench
     from irqlab.host import report
@@ -84,7 +94,9 @@ def _bench_latency(args):
         config["tests"] = BENCHMARKS[args.only].test_id
     from irqlab import paths
     from irqlab.boards import registry
-    registry.board(args.board)
+    board = registry.board(args.board)
+    if args.paper_scale:
+        config.update(paper_scale(board.default_clock_hz))
     if args.port:
         from irqlab.hwbench import bench_board
         from irqlab.errors import BenchError
@@ -350,6 +362,10 @@ def parser():
                    help="latency (the interrupt benchmarks, default), matrix (those and seed 004's test "
                         "cases T4-T7), ctxsw (the FreeRTOS context-switch suite, simulation only) or all "
                         "(latency and ctxsw, `make bench`)")
+    p.add_argument("--paper-scale", action="store_true",
+                   help="seed 004's sizes: 2,400 latency phases of 1 ms + 4 ms per matrix case (9,600 in the "
+                        "headline latency test), 12 throughput phases of 9.75 s + 0.25 s (120 s), at the "
+                        "board's clock: for boards (hours in simulation)")
     p.add_argument("--samples", type=int, help="ctxsw: samples per case (default 1000)")
     p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
     p.add_argument("--baud", type=int, help="board: the link's baud rate (default: the board's, 3000000)")

@@ -158,3 +158,14 @@ def test_figures_match_the_recorded_matrix(row, runs, recorded):
         else:
             gm, wm = g["cycles_per_irq"]["median"], w["cycles_per_irq"]["median"]
             assert abs(gm - wm) <= 0.01 * wm, f"{row} {b.name}: {gm:.1f} cycles/irq, recorded {wm:.1f}"
+
+
+def test_paper_scale_is_seed_004s_sizes_at_the_clock():
+    from irqlab.cli import paper_scale
+    c = paper_scale(50e6)
+    assert c["lat_count"] // 4 == 2400                       # latency phases per matrix case
+    assert c["lat_period"] + 1 == 250_000                    # 1 ms + 4 ms at 50 MHz
+    assert c["tp_phases"] * (c["tp_high"] + c["tp_low"]) == 120 * 50_000_000
+    assert c["tp_high"] == 487_500_000 < 2**32               # the generator's 32-bit counters
+    fields = set(protocol.CONFIGS["bench"].names)
+    assert set(c) <= fields
