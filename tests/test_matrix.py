@@ -99,11 +99,21 @@ def test_every_case_runs_with_its_stressors(row, runs):
     assert res[row]["trace"]["hw_dropped"] == 0
     w = _windows(out, row)
     # T4, T5: the stress lines are served, and now and then line 0 waits for
-    # one of their handlers (no nesting: the handler runs to its end).
+    # one of their handlers (no nesting: the handler runs to its end), so
+    # those interrupts take longer than the others.
+    b_marker = analysis._stop
     for name in ("t4-enabled", "t5-priorities"):
         lines = {e.data for e in _stress_entries(w[name])}
         assert lines == set(range(1, 8)), f"{row} {name}: lines served {sorted(lines)}"
-        assert tests[name]["latency"]["max"] > tests["latency"]["latency"]["max"], f"{row} {name}"
+        pairs, _ = analysis._event_pairs(w[name], 0, b_marker(analysis.b_marker(w[name]),
+                                                                protocol.CH_HANDLER_ENTRY))
+        stress_ts = [e.ts for e in _stress_entries(w[name])]
+        # A stress handler begun shortly before A (or after it) may hold line 0 up.
+        near = [any(a - 400 < t < e.ts for t in stress_ts) for a, e in pairs]
+        waited = [e.ts - a for (a, e), n in zip(pairs, near) if n]
+        alone = [e.ts - a for (a, e), n in zip(pairs, near) if not n]
+        assert waited and alone, f"{row} {name}"
+        assert sum(waited) / len(waited) > sum(alone) / len(alone), f"{row} {name}"
 
 
 @pytest.mark.parametrize("row", ["clic", "fastirq"])
@@ -138,10 +148,11 @@ def test_parallel_lines_rise_together_and_the_clic_serves_the_higher_ids_first(r
 
 
 def test_the_bus_stress_master_delays_a_bus_row(runs):
-    """T7 on the stock core (code and data on the bus): the second master's
-    traffic shows as a wider latency spread than the baseline's."""
+    """T7 on the stock core (code and data behind its caches on the bus): the
+    second master's traffic and the random loads and stores in main RAM
+    raise the median latency above the baseline's."""
     tests = runs[0]["vexriscv"]["tests"]
-    assert tests["t7-traffic"]["latency"]["jitter"] > tests["latency"]["latency"]["jitter"]
+    assert tests["t7-traffic"]["latency"]["median"] > tests["latency"]["latency"]["median"] + 20
 
 
 @pytest.mark.parametrize("row", ROWS)
