@@ -1,0 +1,138 @@
+"""The background workload (issue #13 item 6): the digits network that
+irqlab/digits.py trains and quantizes, and fw/common/digits/digits.c, its
+integer inference in C. The Python integer reference must be accurate and
+close to the float model; the C module must give exactly its classes on
+every held-out image, built for the host and for RV32IM (run under
+qemu-riscv32), and must build for RV32E."""
+
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from irqlab import digits, paths
+
+MODULE = os.path.join(paths.FW, "common", "digits")
+HARNESS = os.path.join(os.path.dirname(__file__), "fixtures", "digits", "harness.c")
+CROSS = "riscv64-unknown-elf-gcc"
+QEMU = "qemu-riscv32"
+
+
+@pytest.fixture(scope="module")
+def model():
+    return digits.load()
+
+
+@pytest.fixture(scope="module")
+def all_images_header(model, tmp_path_factory):
+    """A digits_model.h with every held-out image (firmware gets FIRMWARE_IMAGES)."""
+    d = tmp_path_factory.mktemp("digits_gen")
+    (d / digits.HEADER).write_text(digits.c_header(model, n_images=len(model.test_y)))
+    return d
+
+
+# ------------------------------------------------------------------ Python
+def test_quantized_accuracy_above_the_floor(model):
+    assert len(model.test_y) == 450                  # a quarter of the 1797 images, held out
+    assert model.accuracy() >= digits.ACCURACY_FLOOR
+    assert model.float_accuracy >= digits.ACCURACY_FLOOR
+    # Quantization costs at most a point of accuracy on the held-out part.
+    assert model.accuracy() >= model.float_accuracy - 0.01
+
+
+def test_integer_reference_agrees_with_the_float_model(model):
+    agree = (digits.classify(model, model.test_x) == model.float_pred).mean()
+    assert agree >= 0.98
+
+
+def test_quantized_ranges(model):
+    assert model.w1.shape == (digits.TRAINING["hidden"], digits.INPUTS)
+    assert model.w2.shape == (digits.CLASSES, digits.TRAINING["hidden"])
+    for w in (model.w1, model.w2):
+        assert -128 <= w.min() and w.max() <= 127
+        assert np.abs(w).max() >= 64               # the power-of-two scale uses the int8 range
+    assert 1 <= model.shift <= 30
+    assert model.test_x.min() >= 0 and model.test_x.max() <= digits.PIXEL_MAX
+
+
+def test_reference_is_the_documented_arithmetic(model):
+    """classify() step by step in plain Python on a few images: ReLU, rounding
+    shift, clamp to 127, first maximum."""
+    for img in model.test_x[:5]:
+        h = []
+        for j in range(model.hidden):
+            acc = int(model.b1[j]) + sum(int(w) * int(x) for w, x in zip(model.w1[j], img))
+            h.append(min((acc + (1 << (model.shift - 1))) >> model.shift, 127) if acc > 0 else 0)
+        out = [int(model.b2[k]) + sum(int(w) * v for w, v in zip(model.w2[k], h)) for k in range(10)]
+        assert digits.classify(model, [img])[0] == out.index(max(out))
+
+
+def test_cache_is_used_and_keyed(model, monkeypatch):
+    assert os.path.isfile(digits.cache_path())
+    monkeypatch.setattr(digits, "train", lambda progress=None: pytest.fail("trained again"))
+    again = digits.load()
+    assert np.array_equal(again.w1, model.w1) and again.shift == model.shift
+    key = digits.cache_path()
+    monkeypatch.setitem(digits.TRAINING, "hidden", 16)
+    assert digits.cache_path() != key
+
+
+def test_header_holds_the_firmware_images(model):
+    text = digits.c_header(model)
+    n = digits.FIRMWARE_IMAGES
+    assert f"#define DIGITS_TEST_IMAGES {n}" in text
+    right = int((digits.classify(model, model.test_x[:n]) == model.test_y[:n]).sum())
+    assert f"#define DIGITS_TEST_CORRECT {right} " in text
+
+
+# ------------------------------------------------------------------------ C
+def _expected_output(model):
+    """What the harness must print: the reference's classes, then the counters
+    after one and a half rounds of digits_step()."""
+    pred = digits.classify(model, model.test_x)
+    n = len(pred)
+    steps = n * 3 // 2
+    right = pred == model.test_y
+    correct = int(right.sum()) + int(right[:steps - n].sum())
+    return ("".join(str(int(c)) for c in pred) + "\n"
+            f"inferences {steps}\ncorrect {correct}\nmismatches 0\nnext {steps - n}\n"
+            f"reference_correct {int(right.sum())}\n")
+
+
+def _compile(cc, gen, out, flags):
+    cmd = [cc, "-O2", "-Wall", "-Wextra", "-Werror", f"-I{MODULE}", f"-I{gen}", *flags,
+           HARNESS, os.path.join(MODULE, "digits.c"), "-o", str(out)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_c_matches_the_reference_on_the_host(model, all_images_header, tmp_path):
+    exe = tmp_path / "digits_host"
+    _compile(shutil.which("gcc") or "cc", all_images_header, exe, [])
+    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0
+    assert r.stdout == _expected_output(model)
+
+
+@pytest.mark.skipif(not (shutil.which(CROSS) and shutil.which(QEMU)), reason="needs riscv64-unknown-elf-gcc and qemu-riscv32")
+def test_c_matches_the_reference_on_rv32im(model, all_images_header, tmp_path):
+    exe = tmp_path / "digits_rv32im.elf"
+    _compile(CROSS, all_images_header, exe, ["-DBARE", "-march=rv32im", "-mabi=ilp32", "-static", "-nostdlib",
+                                            "-ffreestanding", "-fno-builtin", "-lgcc"])
+    r = subprocess.run([QEMU, str(exe)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == _expected_output(model)
+
+
+@pytest.mark.skipif(not shutil.which(CROSS), reason="needs riscv64-unknown-elf-gcc")
+@pytest.mark.parametrize("march,mabi", [("rv32em", "ilp32e"), ("rv32i", "ilp32")])
+def test_c_builds_for_every_abi(all_images_header, tmp_path, march, mabi):
+    """The rows' RV32E ABI; and a core without M, where the multiplies are
+    libgcc's (no row has one today)."""
+    obj = tmp_path / "digits.o"
+    r = subprocess.run([CROSS, f"-march={march}", f"-mabi={mabi}", "-Os", "-Wall", "-Wextra", "-Werror",
+                        "-ffreestanding", f"-I{MODULE}", f"-I{all_images_header}", "-c",
+                        os.path.join(MODULE, "digits.c"), "-o", str(obj)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
