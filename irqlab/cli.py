@@ -33,6 +33,9 @@ def cmd_bench(args):
     if args.samples is not None and args.suite == "latency":
         from irqlab.errors import BenchError
         raise BenchError("--samples is the context-switch suite's: use it with --suite ctxsw or all")
+    if args.inferences is not None and args.suite != "digits":
+        from irqlab.errors import BenchError
+        raise BenchError("--inferences is the digits workload's: use it with --suite digits")
     if args.fw_option and args.suite != "ctxsw":
         from irqlab.errors import BenchError
         raise BenchError("--fw-option is the context-switch suite's: use it with --suite ctxsw")
@@ -40,6 +43,8 @@ def cmd_bench(args):
         _bench_latency(args)
     if args.suite in ("ctxsw", "all"):
         _bench_ctxsw(args)
+    if args.suite == "digits":
+        _bench_digits(args)
 
 
 def _fw_option_arg(p, prefix=""):
@@ -65,6 +70,22 @@ def _bench_ctxsw(args):
         config["seed"] = args.seed
     results = ctxswbench.bench(_cores(args.cores), args.out, config, Progress(), args.fw_option)
     ctxswbench.print_results(results, args.out or paths.RESULTS)
+
+
+def _bench_digits(args):
+    """The background workload alone (irqlab/digitsbench.py), simulation only."""
+    from irqlab import digitsbench, paths
+    from irqlab.errors import BenchError
+    from irqlab.progress import Progress
+    if args.board != "sim" or args.port:
+        raise BenchError("the digits workload runs in simulation only (leave out --board/--port)")
+    config = {}
+    if args.inferences is not None:
+        if args.inferences < 2:
+            raise BenchError(f"--inferences must be at least 2 (a rate needs two), not {args.inferences}")
+        config["inferences"] = args.inferences
+    results = digitsbench.bench(_cores(args.cores), args.out, config, Progress())
+    digitsbench.print_results(results, args.out or paths.RESULTS)
 
 
 def _bench_latency(args):
@@ -345,10 +366,12 @@ def parser():
     p.add_argument("--phases", type=int, help="stimulation phases in the throughput test (default 8)")
     p.add_argument("--seed", type=lambda s: int(s, 0), help="arrival-jitter seed")
     p.add_argument("--only", choices=_benchmark_names(), help="run one benchmark")
-    p.add_argument("--suite", choices=("latency", "ctxsw", "all"), default="latency",
+    p.add_argument("--suite", choices=("latency", "ctxsw", "all", "digits"), default="latency",
                    help="latency (the interrupt benchmarks, default), ctxsw (the FreeRTOS context-switch "
-                        "suite, simulation only) or all (both, `make bench`)")
+                        "suite, simulation only), all (both, `make bench`) or digits (the background "
+                        "workload alone: inferences per second, simulation only)")
     p.add_argument("--samples", type=int, help="ctxsw: samples per case (default 1000)")
+    p.add_argument("--inferences", type=int, help="digits: inferences to run (default 128: twice each of the firmware's images)")
     p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
     p.add_argument("--baud", type=int, help="board: the link's baud rate (default: the board's, 3000000)")
     _fw_option_arg(p, "ctxsw: ")

@@ -3,8 +3,18 @@ irqlab/digits.py trains and quantizes, and fw/common/digits/digits.c, its
 integer inference in C. The Python integer reference must be accurate and
 close to the float model; the C module must give exactly its classes on
 every held-out image, built for the host and for RV32IM (run under
-qemu-riscv32), and must build for RV32E."""
+qemu-riscv32), and must build for RV32E. On the SoC (fw/digits, a row with
+the RV32E ABI and a row with its memory on the bus) every inference is one
+trace event: the host counts them, checks each class against the
+reference, and takes the rate from their stamps (trace/workload.py); the
+cycles per inference are compared with the recorded run
+(docs/results/digits.json, `irqlab bench --suite digits --cores
+clic,fastirq,vexriscv --out docs/results`): the simulation is
+deterministic, so a change that moves them records the new figures and the
+README's table in the same change.
+"""
 
+import json
 import os
 import shutil
 import subprocess
@@ -12,10 +22,19 @@ import subprocess
 import numpy as np
 import pytest
 
-from irqlab import digits, paths
+from irqlab import digits, digitsbench, paths
+from irqlab.host import workload
+from irqlab.host.decode import decode_bytes, read_trace
+from irqlab.host.protocol import APP_PROTOCOLS
+from irqlab.rows import rows_with
+
+from clitool import assert_one_line_error, irqlab
+from tracegen import TraceBuilder
 
 MODULE = os.path.join(paths.FW, "common", "digits")
 HARNESS = os.path.join(os.path.dirname(__file__), "fixtures", "digits", "harness.c")
+RECORDED = os.path.join(paths.ROOT, "docs", "results", digitsbench.RESULTS_FILE)
+TOLERANCE_REL = 0.01
 CROSS = "riscv64-unknown-elf-gcc"
 QEMU = "qemu-riscv32"
 
@@ -136,3 +155,60 @@ def test_c_builds_for_every_abi(all_images_header, tmp_path, march, mabi):
                         "-ffreestanding", f"-I{MODULE}", f"-I{all_images_header}", "-c",
                         os.path.join(MODULE, "digits.c"), "-o", str(obj)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+# -------------------------------------------------------------- the trace
+def _event(index, cls, label, differs=False):
+    p = APP_PROTOCOLS["digits"]
+    return (index | cls << p.DIGITS_EV_CLASS_SHIFT | label << p.DIGITS_EV_LABEL_SHIFT
+            | (p.DIGITS_EV_DIFFERS if differs else 0))
+
+
+def test_figures_from_inference_events():
+    ch = APP_PROTOCOLS["digits"].CH_DIGITS
+    t = TraceBuilder().time_hi(0)
+    t.sw(1000, ch, _event(0, 3, 3)).sw(1100, 0x10, 7)                # another channel: not counted
+    t.sw(2000, ch, _event(1, 5, 6)).sw(3300, ch, _event(2, 9, 9, differs=True)).sw(4000, ch, _event(3, 1, 1))
+    records, _ = decode_bytes(t.bytes())
+    ev = workload.inferences(records)
+    assert [(e.index, e.cls, e.label, e.differs) for e in ev] == [
+        (0, 3, 3, False), (1, 5, 6, False), (2, 9, 9, True), (3, 1, 1, False)]
+    f = workload.figures(ev, 50e6)
+    assert (f["inferences"], f["correct"], f["differing"]) == (4, 3, 1)
+    assert f["accuracy"] == 0.75
+    assert f["cycles_per_inference"] == {"mean": 1000, "min": 700, "max": 1300}
+    assert f["inferences_per_s"] == 50e3
+    # A window: only the events inside it.
+    assert [e.index for e in workload.inferences(records, start=2000, end=4000)] == [1, 2]
+    assert "inferences_per_s" not in workload.figures(ev[:1], 50e6)
+
+
+def test_inferences_only_with_the_digits_suite(tmp_path):
+    assert_one_line_error(irqlab("bench", "--inferences", "5", "--out", tmp_path), "--inferences", "digits")
+    assert_one_line_error(irqlab("bench", "--suite", "digits", "--inferences", "1", "--out", tmp_path),
+                          "--inferences")
+
+
+# ------------------------------------------------------------- on the SoC
+SOC_ROWS = [rows_with(mabi="ilp32e")[0], rows_with(memory="bus")[0]]
+
+
+@pytest.mark.parametrize("row", SOC_ROWS)
+def test_workload_on_the_soc(row, tmp_path, model):
+    res = digitsbench.run_row(row, {"inferences": digits.FIRMWARE_IMAGES + 6}, str(tmp_path))
+    n = digits.FIRMWARE_IMAGES
+    assert res["inferences"] == n + 6 and res["differing"] == 0
+    right = digits.classify(model, model.test_x[:n]) == model.test_y[:n]
+    assert res["correct"] == int(right.sum()) + int(right[:6].sum())
+    records, _ = read_trace(os.path.join(tmp_path, res["trace_file"]))
+    assert [e.index for e in workload.inferences(records)] == list(range(n)) + list(range(6))
+    c = res["cycles_per_inference"]
+    # At least a cycle per multiply-accumulate; without interrupts every inference
+    # takes nearly the same time (the ReLU's branches differ a little per image).
+    assert c["min"] >= model.w1.size + model.w2.size
+    assert c["max"] - c["min"] <= 0.02 * c["mean"]
+    assert res["board"]["inferences_per_s"] == pytest.approx(res["board"]["clock_hz"] / c["mean"])
+    with open(RECORDED) as f:
+        recorded = json.load(f)["cores"]
+    if row in recorded:
+        assert c["mean"] == pytest.approx(recorded[row]["cycles_per_inference"]["mean"], rel=TOLERANCE_REL)

@@ -106,7 +106,7 @@ CONFIGS = {c.app: c for c in [
                                "running (the cases +bg); 0: not"),
     )),
     ConfigBlock("digits", _magic("irlD"), (
-        Field("inferences", 96, "digit recognitions to run (the background workload alone, fw/digits)"),
+        Field("inferences", 128, "digit recognitions to run (the background workload alone, fw/digits): two rounds of its 64 images"),
     )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
@@ -231,9 +231,15 @@ APP_PROTOCOLS = {p.app: p for p in [
     # The background workload, a shared module (fw/common/digits/, APP_USES):
     # in every application that takes it, one store per inference.
     AppProtocol("digits", channels={
-        "DIGITS": (0x58, "digits_step() classified an image: test image index [15:0], class [19:16], "
-                         "label [23:20], (1 << 24: the class differs from the host's reference)"),
-    }, values={}),
+        "DIGITS": (0x58, "digits_step() classified an image: its test image's index [15:0] and the "
+                         "DIGITS_EV_* fields"),
+    }, values={
+        "DIGITS_EV": ("the fields of a CH_DIGITS payload", {
+            "CLASS_SHIFT": (16, "the class found, 4 bits from here"),
+            "LABEL_SHIFT": (20, "the image's label, 4 bits from here"),
+            "DIFFERS": (1 << 24, "set: the class differs from the host's integer reference (a bug)"),
+        }),
+    }),
 ]}
 assert all(not ({v for v, _ in p.channels.values()} & {v for v, _ in CHANNELS.values()})
            for p in APP_PROTOCOLS.values()), "an application channel collides with a common one"

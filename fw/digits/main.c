@@ -13,6 +13,10 @@
 int main(void) {
     digits_state_t s = {0};
     uint32_t n = irqlab_config.inferences;
+    tracer_rise_en_write(0);          /* only the inference events: no hardware lines, no traps */
+    tracer_fall_en_write(0);
+    tracer_core_en_write(0);
+    tracer_enable_write(1);
     for (uint32_t i = 0; i < n; i++)
         digits_step(&s);
     console_printf("digits: %u inferences, %u correct, %u differ from the reference\n",

@@ -9,7 +9,8 @@
 #include "irqlab.h"
 #include "irqlab_protocol.h"
 #define TRACE(n, c, label, differs) \
-    stim(CH_DIGITS, (uint32_t)(n) | (uint32_t)(c) << 16 | (uint32_t)(label) << 20 | (uint32_t)(differs) << 24)
+    stim(CH_DIGITS, (uint32_t)(n) | (uint32_t)(c) << DIGITS_EV_CLASS_SHIFT | \
+                    (uint32_t)(label) << DIGITS_EV_LABEL_SHIFT | ((differs) ? DIGITS_EV_DIFFERS : 0u))
 #else
 #define TRACE(n, c, label, differs) ((void)0)
 #endif
