@@ -26,7 +26,7 @@ from irqlab import digits, digitsbench, paths
 from irqlab.host import workload
 from irqlab.host.decode import decode_bytes, read_trace
 from irqlab.host.protocol import APP_PROTOCOLS
-from irqlab.rows import rows_with
+from irqlab.rows import row as row_info, rows_with
 
 from clitool import assert_one_line_error, irqlab
 from tracegen import TraceBuilder
@@ -195,18 +195,20 @@ SOC_ROWS = [rows_with(mabi="ilp32e")[0], rows_with(memory="bus")[0]]
 
 @pytest.mark.parametrize("row", SOC_ROWS)
 def test_workload_on_the_soc(row, tmp_path, model):
-    res = digitsbench.run_row(row, {"inferences": digits.FIRMWARE_IMAGES + 6}, str(tmp_path))
+    """The default run (two rounds of the firmware's images), as recorded."""
+    res = digitsbench.run_row(row, {}, str(tmp_path))
     n = digits.FIRMWARE_IMAGES
-    assert res["inferences"] == n + 6 and res["differing"] == 0
+    assert res["inferences"] == 2 * n and res["differing"] == 0
     right = digits.classify(model, model.test_x[:n]) == model.test_y[:n]
-    assert res["correct"] == int(right.sum()) + int(right[:6].sum())
+    assert res["correct"] == 2 * int(right.sum())
     records, _ = read_trace(os.path.join(tmp_path, res["trace_file"]))
-    assert [e.index for e in workload.inferences(records)] == list(range(n)) + list(range(6))
+    assert [e.index for e in workload.inferences(records)] == 2 * list(range(n))
     c = res["cycles_per_inference"]
     # At least a cycle per multiply-accumulate; without interrupts every inference
-    # takes nearly the same time (the ReLU's branches differ a little per image).
+    # takes nearly the same time (the ReLU's branches differ a little per image;
+    # behind caches the first round misses).
     assert c["min"] >= model.w1.size + model.w2.size
-    assert c["max"] - c["min"] <= 0.02 * c["mean"]
+    assert c["max"] - c["min"] <= (0.02 if row_info(row).soc_config.tcm else 0.15) * c["mean"]
     assert res["board"]["inferences_per_s"] == pytest.approx(res["board"]["clock_hz"] / c["mean"])
     with open(RECORDED) as f:
         recorded = json.load(f)["cores"]
