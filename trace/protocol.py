@@ -108,6 +108,9 @@ CONFIGS = {c.app: c for c in [
     ConfigBlock("digits", _magic("irlD"), (
         Field("inferences", 128, "digit recognitions to run (the background workload alone, fw/digits): two rounds of its 64 images"),
     )),
+    ConfigBlock("digits-rtos", _magic("irlR"), (
+        Field("inferences", 128, "digit recognitions the FreeRTOS task runs (fw/digits-rtos)"),
+    )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
 ]}
