@@ -99,6 +99,13 @@ def test_cache_is_used_and_keyed(model, monkeypatch):
     assert digits.cache_path() != key
 
 
+def test_apps_take_the_module_by_app_uses():
+    from irqlab import firmware
+    assert firmware.app_uses("digits") == ["digits"] and firmware.app_uses("digits-rtos") == ["digits"]
+    assert firmware.app_uses("bench") == []
+    assert set(firmware.MODULE_HEADERS) <= {d for d in os.listdir(os.path.join(paths.FW, "common"))}
+
+
 def test_header_holds_the_firmware_images(model):
     text = digits.c_header(model)
     n = digits.FIRMWARE_IMAGES
