@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from irqlab import paths
+from irqlab.errors import BuildError
 from irqlab.host.atomic import atomic_open, exclusive
 from irqlab.progress import Progress
 
@@ -54,6 +55,7 @@ TRAINING = {
     "max_iter": 400,           # Adam epochs (a fixed count: it stops there, converged or not)
     "alpha": 1e-3,             # L2 penalty
 }
+_NO_SKLEARN = "digits: the network is trained with scikit-learn, which is missing (scripts/setup.sh installs requirements.txt)"
 FORMAT = 2                     # the cache file's layout and how it is trained
 
 
@@ -120,8 +122,12 @@ def quantize(coefs, intercepts, train_x):
 
 
 def _cache_key():
-    from importlib.metadata import version
-    ident = {"format": FORMAT, "sklearn": version("scikit-learn"), "numpy": np.__version__, "training": TRAINING}
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        sklearn = version("scikit-learn")
+    except PackageNotFoundError:
+        raise BuildError(_NO_SKLEARN) from None
+    ident = {"format": FORMAT, "sklearn": sklearn, "numpy": np.__version__, "training": TRAINING}
     return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -133,10 +139,14 @@ def train(progress=None):
     """Trains and quantizes (a few seconds); returns the Model's fields as a
     JSON-able dict (what the cache holds)."""
     import warnings
-    from sklearn.datasets import load_digits
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.model_selection import train_test_split
-    from sklearn.neural_network import MLPClassifier
+    try:
+        from sklearn.datasets import load_digits
+        from sklearn.exceptions import ConvergenceWarning
+        from sklearn.model_selection import train_test_split
+        from sklearn.neural_network import MLPClassifier
+        from threadpoolctl import threadpool_limits
+    except ImportError as e:
+        raise BuildError(f"{_NO_SKLEARN} ({e})") from None
 
     t = TRAINING
     data = load_digits()
@@ -148,7 +158,6 @@ def train(progress=None):
         progress.step(f"digits: training 64-{t['hidden']}-10 on {len(train_x)} images")
     mlp = MLPClassifier(hidden_layer_sizes=(t["hidden"],), activation="relu", solver="adam",
                         alpha=t["alpha"], max_iter=t["max_iter"], random_state=t["seed"])
-    from threadpoolctl import threadpool_limits
     # One BLAS thread: the same sums in the same order, the same model on every machine.
     with warnings.catch_warnings(), threadpool_limits(limits=1):
         warnings.simplefilter("ignore", ConvergenceWarning)    # a fixed epoch count, by design
@@ -214,7 +223,11 @@ def c_header(model, n_images=FIRMWARE_IMAGES):
 
 
 def main(argv=None):
-    m = load()
+    try:
+        m = load()
+    except BuildError as e:
+        print(f"irqlab: error: {e}", file=sys.stderr)
+        return 2
     print(f"digits: 64-{m.hidden}-10, hidden shift {m.shift}; held-out images {len(m.test_y)}: "
           f"float {m.float_accuracy:.1%}, int8 {m.accuracy():.1%}, "
           f"agreement {(classify(m, m.test_x) == m.float_pred).mean():.1%}")
