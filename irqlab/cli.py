@@ -30,7 +30,7 @@ def cmd_cores(args):
 
 
 def cmd_bench(args):
-    if args.samples is not None and args.suite == "latency":
+    if args.samples is not None and args.suite in ("latency", "matrix", "digits"):
         from irqlab.errors import BenchError
         raise BenchError("--samples is the context-switch suite's: use it with --suite ctxsw or all")
     if args.inferences is not None and args.suite != "digits":
@@ -39,7 +39,7 @@ def cmd_bench(args):
     if args.fw_option and args.suite != "ctxsw":
         from irqlab.errors import BenchError
         raise BenchError("--fw-option is the context-switch suite's: use it with --suite ctxsw")
-    if args.suite in ("latency", "all"):
+    if args.suite in ("latency", "matrix", "all"):
         _bench_latency(args)
     if args.suite in ("ctxsw", "all"):
         _bench_ctxsw(args)
@@ -99,8 +99,9 @@ def _bench_latency(args):
         config["seed"] = args.seed
     if args.phases is not None:
         config["tp_phases"] = args.phases
+    from irqlab.host.benchmarks import BENCHMARKS, suite_mask
+    config["tests"] = suite_mask("matrix" if args.suite == "matrix" else "headline")
     if args.only:
-        from irqlab.host.benchmarks import BENCHMARKS
         config["tests"] = BENCHMARKS[args.only].test_id
     from irqlab import paths
     from irqlab.boards import registry
@@ -366,10 +367,11 @@ def parser():
     p.add_argument("--phases", type=int, help="stimulation phases in the throughput test (default 8)")
     p.add_argument("--seed", type=lambda s: int(s, 0), help="arrival-jitter seed")
     p.add_argument("--only", choices=_benchmark_names(), help="run one benchmark")
-    p.add_argument("--suite", choices=("latency", "ctxsw", "all", "digits"), default="latency",
-                   help="latency (the interrupt benchmarks, default), ctxsw (the FreeRTOS context-switch "
-                        "suite, simulation only), all (both, `make bench`) or digits (the background "
-                        "workload alone: inferences per second, simulation only)")
+    p.add_argument("--suite", choices=("latency", "matrix", "ctxsw", "all", "digits"), default="latency",
+                   help="latency (the interrupt benchmarks, default), matrix (those and seed 004's test "
+                        "cases T4-T7), ctxsw (the FreeRTOS context-switch suite, simulation only), all "
+                        "(latency and ctxsw, `make bench`) or digits (the background workload: inferences "
+                        "per second alone and under FreeRTOS, simulation only)")
     p.add_argument("--samples", type=int, help="ctxsw: samples per case (default 1000)")
     p.add_argument("--inferences", type=int, help="digits: inferences to run (default 128: twice each of the firmware's images)")
     p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")

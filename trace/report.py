@@ -20,20 +20,29 @@ _TAIL = [(Column("drops", 5, lambda r: r.get("trace", {}).get("hw_dropped", 0)),
 COLUMNS = _HEAD + [(c, b.name) for b in BENCHMARKS.values() for c in b.columns] + _TAIL
 
 
-def _row(core, r):
+def _row(core, r, columns):
     cells = [core]
-    for col, bench in COLUMNS[1:]:
+    for col, bench in columns[1:]:
         cells.append(col.cell(r["tests"].get(bench, {}) if bench else r))
     return cells
+
+
+def columns_of(results):
+    """The columns of the benchmarks some row ran: a matrix-only test case
+    (trace/benchmarks.py, suite "matrix") appears only in a run that has it."""
+    ran = {name for r in results["cores"].values() for name in r.get("tests", {})}
+    return [(c, b) for c, b in COLUMNS
+            if b is None or b in ran or BENCHMARKS[b].suite == "headline"]
 
 
 def table(results):
     """The per-core table as text; latency columns are cycles. Each column is
     as wide as its header's nominal width or its widest cell."""
-    rows = [_row(core, r) for core, r in results["cores"].items()]
+    columns = columns_of(results)
+    rows = [_row(core, r, columns) for core, r in results["cores"].items()]
     widths = [max([c.width, len(c.header)] + [len(str(row[i])) for row in rows])
-              for i, (c, _) in enumerate(COLUMNS)]
-    lines = ["  ".join(c.header.rjust(w) for (c, _), w in zip(COLUMNS, widths)),
+              for i, (c, _) in enumerate(columns)]
+    lines = ["  ".join(c.header.rjust(w) for (c, _), w in zip(columns, widths)),
              "  ".join("-" * w for w in widths)]
     lines += ["  ".join(str(v).rjust(w) for v, w in zip(row, widths)) for row in rows]
     return "\n".join(lines)
@@ -52,6 +61,9 @@ memory: where code and data live; TCM = the own core's single-cycle ITCM + DTCM,
 b2b cyc: cycles per handled interrupt while the line is held (throughput test), kIRQ/s at the clock
 preempt: latency (same A and B; B-exec as above) of a higher-level interrupt arriving while a
       lower-level handler runs with interrupts enabled (cores with interrupt levels: the CLIC rows)
+B-Lmax, B-Tmax: seed 004's worst-case latency (median/max) and maximal throughput benchmarks
+T4..T7 (--suite matrix): median/max latency (T6 kIRQ/s: throughput) of line 0 in seed 004's test
+      cases, with the stressors of trace/benchmarks.py around it (README, "Test cases")
 drops: events the trace unit dropped (FIFO full); on-chip: on-chip statistics equal the trace's"""
 
 
