@@ -2,6 +2,7 @@
 #   make bench   install what is missing, build, run the benchmarks in simulation, print the tables
 #                (the latency table, then the context-switch table)
 #   make test    the test suite (what CI runs)
+#   make bench-all  the measurement matrix too: seed 004's test cases T4-T7 on every row
 #   make bitstream BOARD=ulx3s|arty CORE=vexriscv    a board build (bitstreams/)
 VENV := .venv
 IRQLAB := $(VENV)/bin/irqlab
@@ -18,7 +19,7 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BOARD ?= ulx3s
 CORE ?= vexriscv
 
-.PHONY: all setup bench test test-boards bitstream load clean distclean
+.PHONY: all setup bench bench-all test test-boards bitstream load clean distclean
 
 all: bench
 
@@ -27,6 +28,10 @@ setup:
 
 bench: setup
 	$(IRQLAB) bench --suite all
+
+bench-all: setup
+	$(IRQLAB) bench --suite matrix --out results/matrix
+	$(IRQLAB) bench --suite ctxsw
 
 test: setup
 	TEST_JOBS="$(TEST_JOBS)" PYTEST_MARKS="$(PYTEST_MARKS)" PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh

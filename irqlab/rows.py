@@ -40,6 +40,12 @@ class Row:
         return self.b_symbol.format(irq=irq)
 
     @property
+    def b_per_line(self):
+        """Each interrupt line has its own B (a vectored entry); else one
+        entry serves every line, and B does not say which line it is for."""
+        return "{irq}" in self.b_symbol
+
+    @property
     def cpu_flags(self):
         return f"-march={self.march} -misa-spec=2.2 -mabi={self.mabi}"
 
@@ -49,6 +55,7 @@ class Row:
         f["IRQLAB_HW_VECTORING"] = int(self.hw_vectoring)
         f["IRQLAB_ABI_RV32E"] = int(self.mabi.endswith("e"))
         f["IRQLAB_HAS_RET_SYMBOL"] = int(self.ret_symbol is not None)
+        f["IRQLAB_B_PER_LINE"] = int(self.b_per_line)
         return f
 
 

@@ -42,9 +42,12 @@ The comparator tree is log2(n_sources) levels deep within one cycle, or, with
 64-source tree in one cycle limited the ECP5 to 39 MHz); that register adds a
 cycle to the latency below and to the hold after a claim.
 irq_id/irq_level/irq_shv are meaningful only while irq_valid is 1; while
-nothing is pending, irq_id names the highest-ID enabled source (0 if none):
-the core's pointer prefetch (soc/tcm.py VectorPrefetch) reads that source's
-table entry ahead, so its next interrupt enters without waiting for it.
+nothing is pending, irq_id names the enabled source with the largest
+(clicintctl, id), the most urgent one (0 if none): the core's pointer
+prefetch (soc/tcm.py VectorPrefetch) reads that source's table entry ahead,
+so its next interrupt enters without waiting for it. (Until the matrix's T4
+showed it, this was the highest-ID enabled source whatever its level: a
+line at the top level among enabled lower ones paid the 2-cycle table read.)
 
 Latency: a source edge (or level change) in cycle t sets the pending bit in
 t+1 and shows on irq_valid/irq_id/irq_level/irq_shv in t+2. A claim in cycle c
@@ -154,8 +157,9 @@ class _Arbiter(Module):
     Candidates pack (shv, id, ctl, enabled, valid) from the LSB up. Pairs are
     always (lower IDs, higher IDs), so taking the right side on equal ctl
     gives the highest-ID tie rule without comparing IDs; a pair of invalid
-    candidates yields an invalid node, the right one if it is enabled: with
-    nothing pending the tree names the highest-ID enabled source (the id the
+    candidates yields an invalid node, the one of them an arbitration among
+    the enabled would pick: with nothing pending the tree names the enabled
+    source with the largest (clicintctl, id), the most urgent one (the id the
     core's pointer prefetch reads ahead for, soc/tcm.py VectorPrefetch)."""
     def __init__(self, leaves, ctl_bits, register_after=None):
         self.best = Signal(len(leaves[0]))
@@ -176,10 +180,14 @@ class _Arbiter(Module):
             for k in range(0, len(nodes) - 1, 2):
                 l, r = nodes[k], nodes[k + 1]
                 right = r[-1]
+                ge = 1
                 if ctl_bits:
                     lctl, rctl = l[-2 - ctl_bits:-2], r[-2 - ctl_bits:-2]
-                    right = r[-1] & (~l[-1] | (rctl >= lctl))
-                right = right | (~l[-1] & ~r[-1] & r[-2])
+                    ge = rctl >= lctl
+                    right = r[-1] & (~l[-1] | ge)
+                # Nothing pending on either side: the enabled one with the
+                # larger (ctl, id), by the same compare.
+                right = right | (~l[-1] & ~r[-1] & r[-2] & (~l[-2] | ge))
                 node = Signal(len(self.best), name=f"arb{depth}_{k // 2}")
                 self.comb += node.eq(Mux(right, r, l))
                 nxt.append(node)

@@ -58,10 +58,6 @@ class SocConfig:
     open_flow: bool = True
     memory: str = "bus"      # where code and data live: a key of MEMORIES
     caches: bool = False     # the CPU has instruction and data caches in front of the bus
-    # A second bus master making random traffic in main RAM (soc/busstress.py):
-    # the memory-contention test case; off in the benchmark SoCs (it would
-    # change the bus's arbitration for every row).
-    bus_stress: bool = False
     # The Modbus-RTU UART (soc/modbus_uart.py) on an interrupt line of its
     # own: off where the core has no free line (CV32E40P's 16 are taken).
     modbus_uart: bool = True
@@ -138,7 +134,6 @@ class SocConfig:
             "IRQLAB_HAS_RETIRE_PORT": int(self.retire_port),
             "IRQLAB_OWN_CORE": int(self.own_core),
             "IRQLAB_HAS_TCM": int(self.tcm),
-            "IRQLAB_HAS_BUS_STRESS": int(self.bus_stress),
             "IRQLAB_HAS_FASTIRQ": int(self.fast_irq),
             "IRQLAB_HAS_MODBUS_UART": int(self.modbus_uart),
         })

@@ -4,7 +4,8 @@ The SoC's `add_<peripheral>()` methods claim their lines here; nothing else
 picks interrupt numbers. What it hands out reaches the firmware as
 `IRQLAB_IRQ_<NAME>` (first line), `IRQLAB_IRQ_<NAME>_COUNT` (lines claimed),
 `IRQLAB_IRQ_<NAME>_<i>` (each line, so C can paste it into a handler name) and
-`IRQLAB_IRQ_FIRST_FREE` (the first line no peripheral drives), and the tests
+`IRQLAB_IRQ_FIRST_FREE` (the first line no peripheral drives) and
+`IRQLAB_IRQ_LINES` (interrupt inputs, or CLIC sources, in all), and the tests
 through the SoC's facts (`facts()`).
 """
 
@@ -62,6 +63,7 @@ class IrqMap:
                 out[key + "_COUNT"] = count
                 out.update({f"{key}_{i}": first + i for i in range(count)})
         out["IRQLAB_IRQ_FIRST_FREE"] = self.first_free
+        out["IRQLAB_IRQ_LINES"] = self.n_lines
         return out
 
     def facts(self):

@@ -111,9 +111,10 @@ def claim(dut, i):
 
 # --------------------------------------------------------------------------- arbitration
 
-def test_idle_id_names_highest_enabled_source():
-    """While nothing is pending, irq_id names the highest-ID enabled source
-    (the core reads its pointer-table entry ahead); a pending source wins."""
+def test_idle_id_names_most_urgent_enabled_source():
+    """While nothing is pending, irq_id names the enabled source with the
+    largest (clicintctl, id) (the core reads its pointer-table entry ahead);
+    a pending source wins."""
     dut = CLIC(n_sources=8)
 
     def body():
@@ -123,13 +124,16 @@ def test_idle_id_names_highest_enabled_source():
         yield from configure(dut, 5, ie=1, attr=EDGE, ctl=0x40)
         yield from configure(dut, 6, ie=0, attr=EDGE, ctl=0xFF)
         yield from settle()
-        assert (yield from outputs(dut))[:2] == (0, 5)
-        yield from write_ip(dut, 2, 1)
+        assert (yield from outputs(dut))[:2] == (0, 2)          # level 0x80 beats ID 5 at 0x40
+        yield from configure(dut, 3, ie=1, attr=EDGE, ctl=0x80)
         yield from settle()
-        assert (yield from outputs(dut))[:2] == (1, 2)
-        yield from write_ip(dut, 2, 0)
+        assert (yield from outputs(dut))[:2] == (0, 3)          # equal levels: the higher ID
+        yield from write_ip(dut, 5, 1)
         yield from settle()
-        assert (yield from outputs(dut))[:2] == (0, 5)
+        assert (yield from outputs(dut))[:2] == (1, 5)          # pending beats enabled
+        yield from write_ip(dut, 5, 0)
+        yield from settle()
+        assert (yield from outputs(dut))[:2] == (0, 3)
 
     run_simulation(dut, body())
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 from irqlab.host import record as rec
 from irqlab.host.benchmarks import BENCHMARKS, test_name
-from irqlab.host.protocol import CH_HANDLER_ENTRY, CH_TEST_BEGIN, CH_TEST_END, CH_STATS, STATS_WORDS
+from irqlab.host.protocol import (CH_HANDLER_ENTRY, CH_STATS, CH_STRESS_ENTRY, CH_TEST_BEGIN, CH_TEST_END,
+                                  STATS_WORDS)
 from irqlab.host.stats import summarize
 
 
@@ -214,9 +215,12 @@ def interrupts(records):
     return out
 
 
-def throughput(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):
-    """Per stimulation phase: (phase length in cycles, B events in it)."""
-    stop = _stop(marker, stop_channel)
+def throughput(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT, all_lines=False):
+    """Per stimulation phase: (phase length in cycles, B events in it); with
+    `all_lines` the stress lines' handler entries count too (T6: lines held
+    together, served one after another)."""
+    line_b = _stop(marker, stop_channel)
+    stop = (lambda e: line_b(e) or (e.kind == "sw" and e.index == CH_STRESS_ENTRY)) if all_lines else line_b
     phase_line = rec.HW_GEN_PHASE + line
     phases, begin, count = [], None, 0
     for e in window.events:
@@ -280,7 +284,8 @@ def analyze(records, clock_hz, hist_shift=1):
             entry["onchip_agrees"] = (oc["count"] == len(lat) and oc["min"] == min(lat)
                                       and oc["max"] == max(lat) and oc["sum"] == sum(lat))
         if name in BENCHMARKS and BENCHMARKS[name].kind == "throughput":
-            phases = throughput(w, marker=B_SW_EVENT)
+            phases = throughput(w, marker=B_SW_EVENT,
+                                all_lines="parallel" in BENCHMARKS[name].stressors)
             rates = [n * clock_hz / cycles for cycles, n in phases if cycles]
             per_irq = [cycles / n for cycles, n in phases if n]
             entry["phases"] = [{"cycles": c, "handled": n} for c, n in phases]
@@ -291,6 +296,12 @@ def analyze(records, clock_hz, hist_shift=1):
                 entry["handoff"] = summarize(hand)
         result["tests"][name] = entry
         result["tests"][name]["_values"] = lat
-    # What B was, for the whole run ("mixed" if the tests differ; none without tests).
-    result["b_marker"] = markers.pop() if len(markers) == 1 else ("mixed" if markers else None)
+    # What B was, for the whole run: the headline latency test's, else the
+    # tests' one marker ("mixed" if they differ; none without tests). (Matrix
+    # cases with several lines take the software event on rows whose entry is
+    # shared by every line: fw/bench/matrix.c.)
+    if "latency" in result["tests"]:
+        result["b_marker"] = result["tests"]["latency"]["b_marker"]
+    else:
+        result["b_marker"] = markers.pop() if len(markers) == 1 else ("mixed" if markers else None)
     return result

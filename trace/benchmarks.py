@@ -57,6 +57,11 @@ def _handoff(t):
     return f"{h['median']:.0f}/{h['max']:.0f}" if h and h.get("count") else None
 
 
+def _med_max(t):
+    lat = t["latency"]
+    return f"{lat['median']:g}/{lat['max']}" if lat.get("count") else None
+
+
 def _kirq_per_s(t):
     r = t["throughput_hz"]
     return f"{r['median'] / 1e3:.0f}" if r.get("count") else None
@@ -71,6 +76,33 @@ class Benchmark:
     columns: tuple
     needs: tuple = ()        # row/SoC features that must be true (irqlab.rows.Row, SocConfig)
     kind: str = "latency"    # "latency": B - A per interrupt; "throughput": handler runs per phase
+    stressors: tuple = ()    # names of STRESSORS the firmware switches on around the measured line
+    paper: str = ""          # the test case of seed 004 it stands for, and how it differs
+    suite: str = "headline"  # "headline": `irqlab bench` runs it; "matrix": only `--suite matrix`
+
+    @property
+    def c_name(self):
+        return self.name.upper().replace("-", "_")
+
+    @property
+    def stressor_mask(self):
+        return sum(STRESSORS[s][0] for s in self.stressors)
+
+
+# What a test case can switch on beside the measured line (generator line 0);
+# fw/bench/main.c run_case() implements each, the header carries the bits
+# (STRESS_<NAME>). Seed 004's T4-T7 are made of these.
+STRESSORS = {
+    "enabled": (1, "every interrupt source the controller has is enabled; generator lines 1..7 "
+                   "request at random (gap stress_gap + random) at the lowest level, their handlers "
+                   "only acknowledge; line 0 at the highest level"),
+    "priorities": (2, "generator lines 1..7 at ascending levels, all below line 0's, requesting with "
+                      "gaps of different lengths, so the controller's winner changes as often as it can"),
+    "parallel": (4, "lines 1..parallel_lines rise in the same cycle as line 0 (same pattern, same seed) "
+                    "at its level: the core handles them back to back (tail-chaining where it has it)"),
+    "traffic": (8, "the bus-stress master reads and writes main RAM at traffic_intensity/256 of the "
+                   "free cycles, and the background loop loads and stores at random in main RAM"),
+}
 
 
 BENCHMARKS = {b.name: b for b in [
@@ -98,11 +130,82 @@ BENCHMARKS = {b.name: b for b in [
               (Column("preempt med", 11, _lat("median")), Column("preempt max", 11, _lat("max")),
                Column("preempt B-exec med/max", 22, lambda t: b_execute(t, ("median", "max")))),
               needs=("irq_levels",)),
+    # The measurement matrix after seed 004 (its T1 is "latency" and "throughput";
+    # T2/T3, caches, need a cached own-core SoC: not yet). Fewer interrupts per
+    # case than the headline latency (lat_count / 4).
+    Benchmark("t4-enabled", 8,
+              "T4: line 0's latency with every source enabled and lines 1..7 requesting at random "
+              "at the lowest level",
+              ("lat_count", "lat_period", "lat_jitter", "seed", "stress_gap"),
+              (Column("T4 med/max", 10, lambda t: _med_max(t)),),
+              stressors=("enabled",), suite="matrix",
+              paper="T4 (enabled interrupts): all sources enabled, the others at the lowest priority "
+                    "with empty handlers; here 7 of them also fire (the GIC's 180 were only enabled)"),
+    Benchmark("t5-priorities", 16,
+              "T5: line 0 at the highest level while lines 1..7 at ascending levels keep changing "
+              "the controller's winner",
+              ("lat_count", "lat_period", "lat_jitter", "seed", "stress_gap"),
+              (Column("T5 med/max", 10, lambda t: _med_max(t)),),
+              stressors=("priorities",), suite="matrix",
+              paper="T5 (order of priorities): 15 sources at ascending priorities; here 8 (the "
+                    "generator's lines), the measured one highest"),
+    Benchmark("t6-parallel", 32,
+              "T6: lines 0..parallel_lines rise in the same cycle at the same level; line 0 is "
+              "served in the controller's order",
+              ("lat_count", "lat_period", "lat_jitter", "seed", "parallel_lines"),
+              (Column("T6 med/max", 10, lambda t: _med_max(t)),),
+              stressors=("parallel",), suite="matrix",
+              paper="T6 (parallel handling): one line to up to 4 cores at once; a single-core MCU "
+                    "has no parallel handlers, so here several lines at once on one core stand for it"),
+    Benchmark("t6-parallel-tp", 64,
+              "T6, throughput: lines 0..parallel_lines held together for a stimulation phase; the "
+              "handler runs of all of them per phase",
+              ("tp_phases", "tp_high", "tp_low", "seed", "parallel_lines"),
+              (Column("T6 kIRQ/s", 9, _kirq_per_s),),
+              stressors=("parallel",), kind="throughput", suite="matrix",
+              paper="T6 throughput (T6-2 in the paper's figure)"),
+    Benchmark("t7-traffic", 128,
+              "T7: line 0's latency while a second bus master and the background loop make "
+              "random memory traffic",
+              ("lat_count", "lat_period", "lat_jitter", "seed", "traffic_intensity"),
+              (Column("T7 med/max", 10, lambda t: _med_max(t)),),
+              stressors=("traffic",), needs=("bus_stress",), suite="matrix",
+              paper="T7 (random memory accesses): 4 cores writing at random into a 96 MB array; "
+                    "here one bus-stress master and the CPU's own background loop in main RAM"),
+    # Seed 004's benchmarks, chosen from the matrix's measurements (README,
+    # "Test cases"). B-Lmin is the headline "latency" (T1): no case is faster
+    # on any row. B-Lmax: T6 gives the largest medians (line 0 waits for the
+    # lines the controller prefers), T4 and T5 the largest maxima (a stress
+    # handler just begun), T7 adds the bus's waits: all three at once. B-Tmax:
+    # T6's throughput, every line counted, as in the paper (T6 with T2);
+    # where the entry dispatches in software it beats T1 by up to 80 %.
+    Benchmark("b-lmax", 256,
+              "B-Lmax: the worst-case latency benchmark, T4 + T6 + T7: line 0 rises with "
+              "parallel_lines others at its level while lines above them request at random at the "
+              "lowest level and the bus is loaded",
+              ("lat_count", "lat_period", "lat_jitter", "seed", "stress_gap", "parallel_lines",
+               "traffic_intensity"),
+              (Column("B-Lmax med/max", 14, lambda t: _med_max(t)),),
+              stressors=("enabled", "parallel", "traffic"),
+              paper="B-Lmax (the paper: T4-36 with T6)"),
+    Benchmark("b-tmax", 512,
+              "B-Tmax: the maximal-throughput benchmark, T6's throughput procedure: lines "
+              "0..parallel_lines held together, every handler run counted",
+              ("tp_phases", "tp_high", "tp_low", "seed", "parallel_lines"),
+              (Column("B-Tmax kIRQ/s", 13, _kirq_per_s),),
+              stressors=("parallel",), kind="throughput",
+              paper="B-Tmax (the paper: T6-2 with T2)"),
 ]}
 assert len({b.test_id for b in BENCHMARKS.values()}) == len(BENCHMARKS)
 assert all(b.test_id & (b.test_id - 1) == 0 for b in BENCHMARKS.values()), "test ids are single bits"
 
 TEST_NAMES = {b.test_id: b.name for b in BENCHMARKS.values()}
+SUITES = ("headline", "matrix")
+
+
+def suite_mask(suite):
+    """The firmware's `tests` mask for a suite: "matrix" is everything."""
+    return sum(b.test_id for b in BENCHMARKS.values() if suite == "matrix" or b.suite == suite)
 
 
 def test_name(test_id):

@@ -14,16 +14,17 @@ published reference (trace/references.py), the references marked as such.
             on the references, their back-to-back figure: CV32RT's emret to
             the next handler, Cortex-M's tail chain)
   nested    a higher level preempting a running handler: 'preempt', median/max
-  B-Lmax    the worst-case latency benchmark, B-Tmax the maximal throughput
-            benchmark (CPS-IoTBench, seed 004): '-' until benchmarks of these
-            names exist (trace/benchmarks.py)
+  B-Lmax    the worst-case latency benchmark (max cycles), B-Tmax the maximal
+            throughput benchmark (cycles per interrupt) of CPS-IoTBench (seed
+            004), as trace/benchmarks.py builds them; '-' in results files
+            recorded before they existed
 """
 
 from irqlab.host.benchmarks import b_execute
 from irqlab.host.references import PAPERS, REFERENCES
 
-B_LMAX = "b_lmax"
-B_TMAX = "b_tmax"
+B_LMAX = "b-lmax"
+B_TMAX = "b-tmax"
 HEADERS = ["core", "kind", "memory", "latency med/max", "B-exec med/max", "b2b cyc", "ret->B med/max",
            "nested med/max", "B-Lmax", "B-Tmax", "source"]
 MEASURED, REFERENCE = "measured", "REFERENCE"

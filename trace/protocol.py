@@ -12,16 +12,19 @@ trace/record.py.
 from dataclasses import dataclass
 
 from irqlab.host import record as rec
+from irqlab.host.benchmarks import suite_mask
 
 # ---------------------------------------------------------- software events
 # Stimulus-port channels: one store to channel c is one event with a 32-bit payload.
 CHANNELS = {
     "HANDLER_ENTRY": (0x01, "B on cores without a retire port: first statement of the C handler; payload: count"),
+    "STRESS_ENTRY": (0x02, "the matrix's stress lines (bench): first statement of their handler; payload: the line"),
     "TEST_BEGIN": (0x10, "a test starts; payload: its test id"),
     "TEST_END": (0x11, "a test ends; payload: its test id"),
     "STATS": (0xF0, "0xF0..0xF7: dump of the on-chip statistics after TEST_END (see STATS_WORDS)"),
 }
 CH_HANDLER_ENTRY = CHANNELS["HANDLER_ENTRY"][0]
+CH_STRESS_ENTRY = CHANNELS["STRESS_ENTRY"][0]
 CH_TEST_BEGIN = CHANNELS["TEST_BEGIN"][0]
 CH_TEST_END = CHANNELS["TEST_END"][0]
 CH_STATS = CHANNELS["STATS"][0]
@@ -79,7 +82,8 @@ def _magic(tag):
 
 CONFIGS = {c.app: c for c in [
     ConfigBlock("bench", _magic("irl1"), (
-        Field("tests", 0xFFFFFFFF, "bit mask of the benchmarks to run (TEST_*); each runs only where the row has what it needs"),
+        Field("tests", suite_mask("headline"), "bit mask of the benchmarks to run (TEST_*; default: the "
+                                               "headline ones); each runs only where the row has what it needs"),
         Field("lat_count", 10000, "interrupts in the latency test"),
         Field("lat_period", 1000, "cycles between arrivals (longer than the slowest handler, ~500 cycles)"),
         Field("lat_jitter", 0xFF, "mask of random extra cycles per arrival"),
@@ -88,6 +92,9 @@ CONFIGS = {c.app: c for c in [
         Field("tp_high", 20000, "cycles of a stimulation phase"),
         Field("tp_low", 4000, "cycles of the pause after it"),
         Field("hist_shift", 1, "on-chip histogram bin width = 2^shift cycles"),
+        Field("stress_gap", 3000, "T4/T5: base gap in cycles between a stress line's requests (each line its own multiple)"),
+        Field("parallel_lines", 3, "T6: lines rising with line 0 (1..7)"),
+        Field("traffic_intensity", 128, "T7: the bus-stress master starts an access in this many of 256 free cycles"),
     )),
     ConfigBlock("torture", _magic("irlT"), (
         Field("seed", 0x1234567, "random seed: sources, patterns, handlers, workload data"),
@@ -109,6 +116,12 @@ CONFIGS = {c.app: c for c in [
         Field("baud", 115200, "the Modbus UART's baud rate (8E1)"),
         Field("address", 1, "the slave address (1..247)"),
         Field("background", 1, "1: the background task runs (its units: CH_MB_BG); 0: not"),
+    )),
+    ConfigBlock("digits", _magic("irlD"), (
+        Field("inferences", 128, "digit recognitions to run (the background workload alone, fw/digits): two rounds of its 64 images"),
+    )),
+    ConfigBlock("digits-rtos", _magic("irlR"), (
+        Field("inferences", 128, "digit recognitions the FreeRTOS task runs (fw/digits-rtos)"),
     )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
@@ -242,6 +255,18 @@ APP_PROTOCOLS = {p.app: p for p in [
         "MB_FRAME": (0x62, "a frame handled; payload: function code | response length << 8"
                            " (0: none) | exception code << 16"),
     }, values=_modbus_values()),
+    # The background workload, a shared module (fw/common/digits/, APP_USES):
+    # in every application that takes it, one store per inference.
+    AppProtocol("digits", channels={
+        "DIGITS": (0x58, "digits_step() classified an image: its test image's index [15:0] and the "
+                         "DIGITS_EV_* fields"),
+    }, values={
+        "DIGITS_EV": ("the fields of a CH_DIGITS payload", {
+            "CLASS_SHIFT": (16, "the class found, 4 bits from here"),
+            "LABEL_SHIFT": (20, "the image's label, 4 bits from here"),
+            "DIFFERS": (1 << 24, "set: the class differs from the host's integer reference (a bug)"),
+        }),
+    }),
 ]}
 _APP_CHANNELS = [v for p in APP_PROTOCOLS.values() for v, _ in p.channels.values()]
 assert len(_APP_CHANNELS) == len(set(_APP_CHANNELS)), "two applications share a channel (decode names them)"
@@ -261,9 +286,9 @@ def _app_protocol_c(proto):
     return out
 
 
-def c_header(app, benchmarks=(), kernel=None):
+def c_header(app, benchmarks=(), kernel=None, modules=()):
     """irqlab_protocol.h for a build of `app`: channels (the common ones, the
-    app's own and its kernel's, APP_PROTOCOLS), generator modes, statistics
+    app's own, its kernel's and its shared modules', APP_PROTOCOLS), generator modes, statistics
     selectors, test ids, and the app's configuration block as `struct
     irqlab_config` with its defaults."""
     block = config_block(app)
@@ -272,7 +297,7 @@ def c_header(app, benchmarks=(), kernel=None):
     out.append("/* Software-event channels (stimulus ports). */")
     for name, (value, doc) in CHANNELS.items():
         out.append(f"#define CH_{name} 0x{value:02x}u   /* {doc} */")
-    for name in dict.fromkeys((kernel, app)):
+    for name in dict.fromkeys((kernel, *modules, app)):
         if name in APP_PROTOCOLS:
             out += _app_protocol_c(APP_PROTOCOLS[name])
     out += ["", "/* Interrupt generator modes. */"]
@@ -281,7 +306,17 @@ def c_header(app, benchmarks=(), kernel=None):
     for cls in ("HW_RISE", "HW_FALL", "SW", "PC_MATCH"):
         out.append(f"#define SEL_{cls}(i) (({getattr(rec, 'SEL_' + cls)}u << 6) | ((i) & 0x3fu))")
     out += ["", "/* Benchmarks: the bits of irqlab_config.tests and the TEST_BEGIN/END payloads. */"]
-    out += [f"#define TEST_{b.name.upper()} {b.test_id}u" for b in benchmarks]
+    out += [f"#define TEST_{b.c_name} {b.test_id}u" for b in benchmarks]
+    cases = [b for b in benchmarks if b.stressors]
+    if cases:
+        from irqlab.host.benchmarks import STRESSORS
+        out += ["", "/* Stressors of the matrix's test cases (trace/benchmarks.py STRESSORS). */"]
+        out += [f"#define STRESS_{n.upper()} {bit}u   /* {doc} */" for n, (bit, doc) in STRESSORS.items()]
+        out += ["/* The matrix: {test id, stressors, 1 = throughput procedure}. */",
+                "#define BENCH_CASES { \\"]
+        out += [f"    {{TEST_{b.c_name}, 0x{b.stressor_mask:x}u, {int(b.kind == 'throughput')}}}, \\"
+                for b in cases]
+        out += ["}"]
     out += ["", "/* Configuration-block flags. */"]
     out += [f"#define CONFIG_{name} {value}u   /* {doc} */" for name, (value, doc) in FLAGS.items()]
     out += ["", f"/* The configuration block of '{block.app}': the last {CONFIG_FROM_END} bytes of the code",

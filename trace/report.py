@@ -20,20 +20,29 @@ _TAIL = [(Column("drops", 5, lambda r: r.get("trace", {}).get("hw_dropped", 0)),
 COLUMNS = _HEAD + [(c, b.name) for b in BENCHMARKS.values() for c in b.columns] + _TAIL
 
 
-def _row(core, r):
+def _row(core, r, columns):
     cells = [core]
-    for col, bench in COLUMNS[1:]:
+    for col, bench in columns[1:]:
         cells.append(col.cell(r["tests"].get(bench, {}) if bench else r))
     return cells
+
+
+def columns_of(results):
+    """The columns of the benchmarks some row ran: a matrix-only test case
+    (trace/benchmarks.py, suite "matrix") appears only in a run that has it."""
+    ran = {name for r in results["cores"].values() for name in r.get("tests", {})}
+    return [(c, b) for c, b in COLUMNS
+            if b is None or b in ran or BENCHMARKS[b].suite == "headline"]
 
 
 def table(results):
     """The per-core table as text; latency columns are cycles. Each column is
     as wide as its header's nominal width or its widest cell."""
-    rows = [_row(core, r) for core, r in results["cores"].items()]
+    columns = columns_of(results)
+    rows = [_row(core, r, columns) for core, r in results["cores"].items()]
     widths = [max([c.width, len(c.header)] + [len(str(row[i])) for row in rows])
-              for i, (c, _) in enumerate(COLUMNS)]
-    lines = ["  ".join(c.header.rjust(w) for (c, _), w in zip(COLUMNS, widths)),
+              for i, (c, _) in enumerate(columns)]
+    lines = ["  ".join(c.header.rjust(w) for (c, _), w in zip(columns, widths)),
              "  ".join("-" * w for w in widths)]
     lines += ["  ".join(str(v).rjust(w) for v, w in zip(row, widths)) for row in rows]
     return "\n".join(lines)
@@ -52,6 +61,9 @@ memory: where code and data live; TCM = the own core's single-cycle ITCM + DTCM,
 b2b cyc: cycles per handled interrupt while the line is held (throughput test), kIRQ/s at the clock
 preempt: latency (same A and B; B-exec as above) of a higher-level interrupt arriving while a
       lower-level handler runs with interrupts enabled (cores with interrupt levels: the CLIC rows)
+B-Lmax, B-Tmax: seed 004's worst-case latency (median/max) and maximal throughput benchmarks
+T4..T7 (--suite matrix): median/max latency (T6 kIRQ/s: throughput) of line 0 in seed 004's test
+      cases, with the stressors of trace/benchmarks.py around it (README, "Test cases")
 drops: events the trace unit dropped (FIFO full); on-chip: on-chip statistics equal the trace's"""
 
 
@@ -110,12 +122,46 @@ def plot_latency(results, path):
     return True
 
 
+# The matrix table: T1 beside seed 004's other cases and the benchmarks.
+MATRIX_ORDER = ["latency", "t4-enabled", "t5-priorities", "t6-parallel", "t7-traffic", "b-lmax",
+                "throughput", "t6-parallel-tp", "b-tmax"]
+MATRIX_HEADS = {"latency": "T1 = B-Lmin", "throughput": "T1 kIRQ/s", "t6-parallel-tp": "T6 kIRQ/s",
+                "b-tmax": "B-Tmax kIRQ/s", "b-lmax": "B-Lmax"}
+
+
+def matrix_markdown(results):
+    """The matrix's figures as a Markdown table (latency median/max, cycles;
+    throughput kIRQ/s), or None if the run has no matrix case."""
+    ran = [n for n in MATRIX_ORDER if any(n in r["tests"] for r in results["cores"].values())]
+    if not any(BENCHMARKS[n].suite == "matrix" for n in ran):
+        return None
+    heads = [MATRIX_HEADS.get(n, n.split("-")[0].upper()) for n in ran]
+    out = ["| row | " + " | ".join(heads) + " |", "|---|" + "---|" * len(ran)]
+    for core, r in results["cores"].items():
+        cells = []
+        for n in ran:
+            t = r["tests"].get(n, {})
+            if BENCHMARKS[n].kind == "throughput":
+                hz = t.get("throughput_hz", {})
+                cells.append(f"{hz['median'] / 1e3:.0f}" if hz.get("count") else "-")
+            else:
+                lat = t.get("latency", {})
+                cells.append(f"{lat['median']:g}/{lat['max']}" if lat.get("count") else "-")
+        out.append(f"| `{core}` | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 def markdown(results, plot_name=None):
     out = [f"# irqlab benchmark ({results['board']}, {results['clock_hz'] / 1e6:.0f} MHz)", "",
            f"git {results['git']} · {results['date']}", "", "```", table(results), "```", "", "```",
            LEGEND, "```", ""]
     if plot_name:
         out += [f"![latency]({plot_name})", ""]
+    matrix = matrix_markdown(results)
+    if matrix:
+        out += ["## The measurement matrix (seed 004's test cases)", "",
+                "Latency median/max in cycles, throughput in kIRQ/s (README, \"The measurement matrix\").",
+                "", matrix, ""]
     cfg = results.get("config", {})
     if cfg:
         out += ["Firmware configuration: " + ", ".join(f"{k}={v}" for k, v in cfg.items() if k != "magic"), ""]

@@ -11,13 +11,14 @@
  *             handler, at a lower level, re-enables interrupts and works
  *             until the test ends; line 0's requests (as in the latency test,
  *             at a higher level) all preempt it.
+ * The matrix: (irqlab bench --suite matrix) seed 004's test cases T4-T7,
+ *             each the latency (or throughput) procedure on line 0 with
+ *             stressors around it: the table BENCH_CASES and the STRESS_*
+ *             bits come from trace/benchmarks.py; run_case() below.
  */
-#include "irqlab.h"
+#include "bench.h"
 
-#define LINE 0
-#define IRQ IRQLAB_IRQ_GEN_0
-
-static volatile uint32_t handled;
+volatile uint32_t handled;
 
 /* The C handler of generator line 0, behind the core's usual entry code. */
 void IRQ_HANDLER(IRQ)(void) {
@@ -32,24 +33,29 @@ void IRQ_HANDLER(IRQ)(void) {
 #endif
 }
 
-#if IRQLAB_HAS_IRQ_LEVELS
 #define PREEMPT_LINE 1
 #define PREEMPT_IRQ IRQLAB_IRQ_GEN_1
 #define LEVEL_LOW 0x40
 #define LEVEL_HIGH 0xC0
-static uint32_t background_work(uint32_t x);
+static volatile int preempt_running;
 
-/* The running lower-level handler of the preemption test. */
+/* Line 1: a stress line, or in the preemption test the running lower-level
+ * handler that line 0 preempts. */
 void IRQ_HANDLER(PREEMPT_IRQ)(void) {
-    gen_ack(1u << PREEMPT_LINE);
-    struct irq_nest nest;
-    irq_nest_begin(&nest);                 /* let line 0's higher level in */
-    uint32_t x = 1;
-    while (gen_running() & (1u << LINE))   /* until line 0's last request */
-        x = background_work(x);
-    irq_nest_end(&nest);
-}
+#if IRQLAB_HAS_IRQ_LEVELS
+    if (preempt_running) {
+        gen_ack(1u << PREEMPT_LINE);
+        struct irq_nest nest;
+        irq_nest_begin(&nest);                 /* let line 0's higher level in */
+        uint32_t x = 1;
+        while (gen_running() & (1u << LINE))   /* until line 0's last request */
+            x = background_work(x);
+        irq_nest_end(&nest);
+        return;
+    }
 #endif
+    stress_handler(PREEMPT_LINE);
+}
 
 /* Work the core does while waiting, so that arrivals meet the pipeline in
  * every state that can delay an interrupt: loads (and load-use interlocks),
@@ -59,7 +65,7 @@ void IRQ_HANDLER(PREEMPT_IRQ)(void) {
  * cycles). The caller's loop adds a load from a peripheral (the generator's
  * status, through the bus). */
 static volatile uint32_t work_buf[16];
-static uint32_t background_work(uint32_t x) {
+uint32_t background_work(uint32_t x) {
     for (int i = 0; i < 16; i++) {
         x = x * 1664525u + 1013904223u;
         work_buf[i] ^= x;
@@ -77,8 +83,9 @@ extern char IRQLAB_B_SYMBOL(IRQ)[];
 /* B = a PC match on irq_context_saved where the core drives the trace unit's
  * retire port (comparator 0), else the handler's software event. The software
  * event is sent either way. */
+int b_pc_match_off;
 static int b_is_pc_match(void) {
-    return tracer_has_retire_read() & 1;
+    return (tracer_has_retire_read() & 1) && !b_pc_match_off;
 }
 
 #if IRQLAB_HAS_RET_SYMBOL
@@ -87,7 +94,7 @@ static int b_is_pc_match(void) {
 extern char IRQLAB_RET_SYMBOL(IRQ)[];
 #endif
 
-static void b_setup(void) {
+void b_setup(void) {
     if (b_is_pc_match()) {
         tracer_match0_write((uint32_t)BENCH_CONTEXT_SAVED | 1u);
 #if IRQLAB_HAS_RET_SYMBOL
@@ -96,7 +103,7 @@ static void b_setup(void) {
     }
 }
 
-static void stats_setup(void) {
+void stats_setup(void) {
     /* A = rising edge of generator line 0, B = see b_setup(). */
     tracer_stats0_start_sel_write(SEL_HW_RISE(0));
     tracer_stats0_stop_sel_write(b_is_pc_match() ? SEL_PC_MATCH(0) : SEL_SW(CH_HANDLER_ENTRY));
@@ -109,7 +116,7 @@ static void stats_setup(void) {
 
 /* Dump the on-chip statistics into the trace, so the host can compare them
  * with what it computed from the event stream. */
-static void report_stats(uint32_t test) {
+void report_stats(uint32_t test) {
     /* The words of trace/protocol.py STATS_WORDS, in order. */
     stim(CH_STATS + 0, test);
     stim(CH_STATS + 1, tracer_stats0_count_read());
@@ -170,6 +177,7 @@ static void run_preempt(const volatile struct irqlab_config *c) {
         .count = n, .burst = 1, .jitter = c->lat_jitter, .seed = c->seed ^ 0x5a5a5a5a,
     };
     handled = 0;
+    preempt_running = 1;
     stats_setup();
     gen_config(LINE, &p);
     stim(CH_TEST_BEGIN, TEST_PREEMPT);
@@ -177,6 +185,7 @@ static void run_preempt(const volatile struct irqlab_config *c) {
     while (gen_running() & (1u << LINE))
         ;                                /* line 1's handler takes over at once */
     stim(CH_TEST_END, TEST_PREEMPT);
+    preempt_running = 0;
     report_stats(TEST_PREEMPT);
     if (handled != n) {
         console_printf("  handled %u interrupts, expected %u\n", handled, n);
@@ -224,6 +233,7 @@ int main(void) {
     if (c->tests & TEST_PREEMPT)
         run_preempt(c);
 #endif
+    run_matrix(c);
     irq_global_disable();
     tracer_enable_write(0);
     return 0;
