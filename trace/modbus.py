@@ -35,8 +35,8 @@ _INPUTS = [
     ("NOISE", "characters before the first t3.5 silence"),
 ] + [(f"DROP_{d.upper()}", f"frames dropped: {DROP_DOCS[d]}") for d in DROPS] + [
     ("CHARS", "characters the receive interrupt took"),
-    ("BG_COUNT", "units of background work done"),
-    ("BG_RESULT", "the last unit's result"),
+    ("BG_COUNT", "background inferences done (the digits network, fw/common/digits)"),
+    ("BG_RESULT", "of those, the ones whose class was the image's label"),
     ("BAUD", "the baud rate the UART is set to"),
     ("CYCLES", "the UART's cycle counter (the stamps' clock)"),
 ]

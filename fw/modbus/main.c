@@ -10,8 +10,8 @@
  *   slave task    handles the frame (mb_slave.c), queues the response in the
  *                 UART's transmit FIFO (a whole response fits), marks it
  *                 (CH_MB_FRAME).
- *   background    units of countable work (background.c), each marked
- *                 (CH_MB_BG): the host times them with the trace unit.
+ *   background    digit recognition (fw/common/digits), each inference
+ *                 marked (CH_MB_BG): the host times them with the trace unit.
  *
  * The register map is trace/modbus.py (MB_IN_*, MB_HOLD_*, MB_N_* in the
  * generated header). Writing MB_STOP_VALUE to MB_HOLD_STOP ends the run once
@@ -21,7 +21,7 @@
 #include "FreeRTOS.h"
 #include "task.h"
 #include "modbus_rtu.h"
-#include "background.h"
+#include "digits.h"
 
 #if !IRQLAB_HAS_MODBUS_UART
 #error "the Modbus demo needs the SoC's Modbus UART (soc/configs.py: modbus_uart)"
@@ -167,9 +167,13 @@ static void slave_main(void *arg) {
     }
 }
 
+/* The background workload: digit recognition (fw/common/digits), one
+ * inference a unit; its rate is taken from the trace's marks. */
+static digits_state_t digits;
 static void background_main(void *arg) {
     for (uint32_t n = 1;; n++) {
-        bg_result = background_unit(n);
+        digits_step(&digits);
+        bg_result = digits.correct;
         bg_count = n;
         stim(CH_MB_BG, n);
     }
