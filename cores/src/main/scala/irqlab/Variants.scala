@@ -147,7 +147,11 @@ object Variants {
         cpuDataWidth = 32, memDataWidth = 32,
         catchIllegalAccess = false, catchAccessFault = true,
         asyncTagMemory = false, twoCycleRam = false, twoCycleCache = false))
+    // The command buffer (s2m, no added cycle) accepts a line refill's one
+    // command at once: DataCache counts the refill's words only from its
+    // acceptance, and the Wishbone bridge accepts it at the burst's last beat.
     case _: DBusSimplePlugin => new DBusCachedPlugin(
+      dBusCmdSlavePipe = true,
       config = DataCacheConfig(
         cacheSize = 4096, bytePerLine = 32, wayCount = 1, addressWidth = 32,
         cpuDataWidth = 32, memDataWidth = 32,
