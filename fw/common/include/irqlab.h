@@ -46,17 +46,10 @@ static inline void gen_start(uint32_t mask) { irqgen_start_write(mask); }
 static inline void gen_ack(uint32_t mask) { irqgen_ack_write(mask); }
 static inline uint32_t gen_running(void) { return irqgen_running_read(); }
 
-/* Invalidate the instruction and data caches (seed 004's T3), one
- * implementation per feature. IRQLAB_HAS_CACHES: VexRiscv's cache plugins
- * (the stock core, the own core's clic-cache): the data cache is
- * write-through, so invalidating loses nothing; VexRiscv's data-cache
- * management instruction is MISC-MEM with funct3 5, rs1 = rd = 0
- * (0x0000500F); fence.i empties the instruction cache. Without caches there
- * is nothing to invalidate. */
-static inline void cache_invalidate_all(void) {
-#if IRQLAB_HAS_CACHES
-    __asm__ volatile(".insn i 0x0F, 5, x0, x0, 0\n\tfence.i" ::: "memory");
-#endif
-}
+/* Invalidate the instruction and data caches (seed 004's T3): runtime.c,
+ * one implementation per feature; a no-op without caches. Out of line on
+ * purpose: VexRiscv's instruction cache flushes on a fence.i already in
+ * decode, so an inline one behind an untaken branch would flush it anyway. */
+void cache_invalidate_all(void);
 
 #endif

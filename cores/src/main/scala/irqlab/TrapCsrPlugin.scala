@@ -357,6 +357,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // The handler pointer arrives at decode in place of an instruction. The
     // decoder's view of it (illegal instruction, hazards) is dropped with it.
     val vectorWord = vectorFetch && decode.arbitration.isValid && !fastInjected(decode)
+    // The decoder sees the pointer as an instruction; an instruction cache
+    // (IBusCachedPlugin) flushes itself from decode on FLUSH_ALL (fence.i),
+    // which the decoder's don't-cares may set for a pointer's bits.
+    for (c <- pipeline.plugins.collect { case c: IBusCachedPlugin => c })
+      when(vectorWord) { decode.input(c.FLUSH_ALL) := False }
     when(vectorWord) {
       decode.arbitration.flushIt := True
       decode.arbitration.flushNext := True
@@ -505,7 +510,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       val claimedAgo1 = RegNext(clicClaim) init (False)
       val claimedAgo2 = RegNext(claimedAgo1) init (False)
       val readsNxti = instr(31 downto 20).asUInt === 0x345
-      val waitOlder = memoryTrap || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
+      // With a data cache a load or store in memory may still trap or re-run
+      // itself (a jump from writeBack, DBusCachedPlugin) after this
+      // instruction acted: CSR accesses and mret wait for it to move on.
+      val olderAccess = if (cachedData) memory.arbitration.isValid && memoryAccess(pipeline, memory) else False
+      val waitOlder = memoryTrap || olderAccess || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
                       (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2))
       val isEmret = if (fast.isDefined) input(IS_EMRET) else False
       // emret waits for the older instructions: VexRiscv's bypasses do not
