@@ -91,7 +91,7 @@ class Benchmark:
 
 # What a test case can switch on beside the measured line (generator line 0);
 # fw/bench/main.c run_case() implements each, the header carries the bits
-# (STRESS_<NAME>). Seed 004's T4-T7 are made of these.
+# (STRESS_<NAME>). Seed 004's T3-T7 are made of these.
 STRESSORS = {
     "enabled": (1, "every interrupt source the controller has is enabled; generator lines 1..7 "
                    "request at random (gap stress_gap + random) at the lowest level, their handlers "

@@ -11,7 +11,7 @@
  *             handler, at a lower level, re-enables interrupts and works
  *             until the test ends; line 0's requests (as in the latency test,
  *             at a higher level) all preempt it.
- * The matrix: (irqlab bench --suite matrix) seed 004's test cases T4-T7,
+ * The matrix: (irqlab bench --suite matrix) seed 004's test cases T3-T7,
  *             each the latency (or throughput) procedure on line 0 with
  *             stressors around it: the table BENCH_CASES and the STRESS_*
  *             bits come from trace/benchmarks.py; run_case() in matrix.c.
