@@ -58,10 +58,6 @@ class SocConfig:
     open_flow: bool = True
     memory: str = "bus"      # where code and data live: a key of MEMORIES
     caches: bool = False     # the CPU has instruction and data caches in front of the bus
-    # A second bus master making random traffic in main RAM (soc/busstress.py):
-    # the memory-contention test case T7. While it is off the CPU keeps the
-    # bus's grant, so no other figure changes (README, "Test cases").
-    bus_stress: bool = True
     # Sizes in bytes: ROM (the firmware built into the SoC), SRAM (data,
     # stack), main RAM (firmware loaded over the serial link).
     rom_size: int = 0x8000
@@ -135,7 +131,6 @@ class SocConfig:
             "IRQLAB_HAS_RETIRE_PORT": int(self.retire_port),
             "IRQLAB_OWN_CORE": int(self.own_core),
             "IRQLAB_HAS_TCM": int(self.tcm),
-            "IRQLAB_HAS_BUS_STRESS": int(self.bus_stress),
             "IRQLAB_HAS_FASTIRQ": int(self.fast_irq),
             "IRQLAB_HAS_CACHES": int(self.caches),
         })

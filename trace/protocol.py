@@ -112,6 +112,12 @@ CONFIGS = {c.app: c for c in [
         Field("background", 3, "background-load tasks: the routines run a second time with them "
                                "running (the cases +bg); 0: not"),
     )),
+    ConfigBlock("digits", _magic("irlD"), (
+        Field("inferences", 128, "digit recognitions to run (the background workload alone, fw/digits): two rounds of its 64 images"),
+    )),
+    ConfigBlock("digits-rtos", _magic("irlR"), (
+        Field("inferences", 128, "digit recognitions the FreeRTOS task runs (fw/digits-rtos)"),
+    )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
 ]}
@@ -232,6 +238,18 @@ APP_PROTOCOLS = {p.app: p for p in [
         "MARK_B": (0x49, "the task that runs next, first thing: payload: the case it ends (CASE_*)"),
         "ROUTINE": (0x4A, "a routine starts; payload: its ROUTINE_* bit, with CTXSW_BACKGROUND_FLAG in the pass with background load"),
     }, values=_ctxsw_values()),
+    # The background workload, a shared module (fw/common/digits/, APP_USES):
+    # in every application that takes it, one store per inference.
+    AppProtocol("digits", channels={
+        "DIGITS": (0x58, "digits_step() classified an image: its test image's index [15:0] and the "
+                         "DIGITS_EV_* fields"),
+    }, values={
+        "DIGITS_EV": ("the fields of a CH_DIGITS payload", {
+            "CLASS_SHIFT": (16, "the class found, 4 bits from here"),
+            "LABEL_SHIFT": (20, "the image's label, 4 bits from here"),
+            "DIFFERS": (1 << 24, "set: the class differs from the host's integer reference (a bug)"),
+        }),
+    }),
 ]}
 assert all(not ({v for v, _ in p.channels.values()} & {v for v, _ in CHANNELS.values()})
            for p in APP_PROTOCOLS.values()), "an application channel collides with a common one"
@@ -249,9 +267,9 @@ def _app_protocol_c(proto):
     return out
 
 
-def c_header(app, benchmarks=(), kernel=None):
+def c_header(app, benchmarks=(), kernel=None, modules=()):
     """irqlab_protocol.h for a build of `app`: channels (the common ones, the
-    app's own and its kernel's, APP_PROTOCOLS), generator modes, statistics
+    app's own, its kernel's and its shared modules', APP_PROTOCOLS), generator modes, statistics
     selectors, test ids, and the app's configuration block as `struct
     irqlab_config` with its defaults."""
     block = config_block(app)
@@ -260,7 +278,7 @@ def c_header(app, benchmarks=(), kernel=None):
     out.append("/* Software-event channels (stimulus ports). */")
     for name, (value, doc) in CHANNELS.items():
         out.append(f"#define CH_{name} 0x{value:02x}u   /* {doc} */")
-    for name in dict.fromkeys((kernel, app)):
+    for name in dict.fromkeys((kernel, *modules, app)):
         if name in APP_PROTOCOLS:
             out += _app_protocol_c(APP_PROTOCOLS[name])
     out += ["", "/* Interrupt generator modes. */"]

@@ -53,7 +53,8 @@ class SimSoC(IrqlabSoC):
         platform = SimPlatform("SIM", _io)
         self.crg = CRG(platform.request("sys_clk"), platform.request("sys_rst"))
         IrqlabSoC.__init__(self, platform, soc=soc, sys_clk_freq=SYS_CLK_FREQ, core_verilog=core_verilog,
-                           uart_name="sim", trace_beat_bytes=TRACE_BEAT_BYTES)
+                           uart_name="sim", trace_beat_bytes=TRACE_BEAT_BYTES,
+                           with_bus_stress=BOARD.bus_stress)
         self.simctrl = SimControl(platform.request("simctrl"))
         # Each memory can be written to a file when the run ends (boards/sim/memdump.py).
         for name in self.soc_config.memory_map:
