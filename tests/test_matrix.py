@@ -23,6 +23,7 @@ from irqlab.host import analysis, protocol, record as rec
 from irqlab.host.benchmarks import BENCHMARKS, STRESSORS, suite_mask
 from irqlab.host.decode import read_trace
 from irqlab.progress import Progress
+from irqlab.rows import row as row_info
 
 RECORDED = os.path.join(paths.ROOT, "docs", "results", "matrix", "bench.json")
 # The CLIC, the fast-interrupt core, a stock core (caches on), the CLIC core behind caches.
