@@ -99,7 +99,7 @@ void gen_config(unsigned line, const struct gen_pattern *p) {
  * instruction cache. The fence.i must never sit in decode unless it runs
  * (the instruction cache flushes from there): the nops keep it out of reach
  * of a fetch running on behind the previous function's return. */
-__attribute__((noinline)) void cache_invalidate_all(void) {
+__attribute__((noinline, section(".text_tail"))) void cache_invalidate_all(void) {
 #if IRQLAB_HAS_CACHES
     __asm__ volatile("nop\n\tnop\n\tnop\n\t.insn i 0x0F, 5, x0, x0, 0\n\tfence.i" ::: "memory");
 #endif
