@@ -83,6 +83,10 @@ ROWS = {r.name: r for r in [
     # The `clic` firmware on the Wishbone memory path: what single-cycle memory buys.
     Row("clic-bus", "clic-bus", "irqlab core, CLIC, hardware-vectored, code and data on the Wishbone bus", "rv32im",
         hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
+    # clic-bus behind instruction and data caches (seed 004's T2; T3 invalidates them).
+    Row("clic-cache", "clic-cache", "irqlab core, CLIC, hardware-vectored, code and data on the Wishbone bus "
+        "behind 4 KiB instruction and data caches", "rv32im",
+        hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
 ]}
 
 

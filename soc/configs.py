@@ -136,6 +136,7 @@ class SocConfig:
             "IRQLAB_HAS_TCM": int(self.tcm),
             "IRQLAB_HAS_FASTIRQ": int(self.fast_irq),
             "IRQLAB_HAS_MODBUS_UART": int(self.modbus_uart),
+            "IRQLAB_HAS_CACHES": int(self.caches),
         })
         return f
 
@@ -159,6 +160,11 @@ SOCS = {s.name: s for s in [
     # TCMs: what the memory path costs.
     SocConfig("clic-bus", OWN_CPU_TYPE, "clic", "irqlab core with the CLIC, code and data on the Wishbone bus",
               irq_model="clic", retire_port=True, clic_sources=64),
+    # The same on the bus behind 4 KiB instruction and data caches (the core
+    # variant clic-cache): seed 004's T2 and T3 on the own core.
+    SocConfig("clic-cache", OWN_CPU_TYPE, "clic-cache",
+              "irqlab core with the CLIC, code and data on the Wishbone bus behind 4 KiB I/D caches",
+              irq_model="clic", retire_port=True, clic_sources=64, caches=True),
 ]}
 
 

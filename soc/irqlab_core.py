@@ -60,7 +60,8 @@ class IrqlabCore(CPU):
     gcc_triple           = CPU_GCC_TRIPLE_RISCV32
     linker_output_format = "elf32-littleriscv"
     nop                  = "nop"
-    io_regions           = {0x8000_0000: 0x8000_0000}   # origin, length (uncached: no caches at all)
+    # origin, length: uncached (the variant clic-cache's caches bypass the same range, ioRange = msb)
+    io_regions           = {0x8000_0000: 0x8000_0000}
     interrupts           = {}   # all 32 externalInterruptArray lines are the SoC's (soc/soc.py)
 
     @property

@@ -202,7 +202,8 @@ def test_b_execute_equals_rtl_execute_entry(run):
     points at the cycle the core's execute-entry output (exec_valid, the
     harness's X probe) last showed B's pc before that retirement, exactly;
     no age is unknown. And B's instruction never stalls on these rows:
-    B-execute = B-retire - 2 (execute, memory, writeBack) for every one."""
+    B-execute = B-retire - 2 (execute, memory, writeBack) for every one;
+    behind a data cache (write-through) it may wait for the bus, 2 at least."""
     core, r, records, stats, probe = run
     if not has_retire_port(core):
         pytest.skip(f"{core} has no retire port")
@@ -212,9 +213,16 @@ def test_b_execute_equals_rtl_execute_entry(run):
     for e in matches:
         last = max(t for t in entries if t < e.ts)
         assert analysis.b_execute(e) == last, f"PC match at {e.ts}: B-execute {analysis.b_execute(e)}, RTL {last}"
-    assert {e.ts - analysis.b_execute(e) for e in matches} == {2}
+    ages = {e.ts - analysis.b_execute(e) for e in matches}
+    if row_info(core).soc_config.caches:
+        assert min(ages) == 2, sorted(ages)
+    else:
+        assert ages == {2}
     lat = analysis.analyze(records, 100e6)["tests"]["latency"]
     assert lat["b_execute_unknown"] == 0
     assert lat["latency_b_execute"]["count"] == lat["latency"]["count"]
     for k in ("min", "median", "p99", "max"):
-        assert lat["latency_b_execute"][k] == lat["latency"][k] - 2
+        if row_info(core).soc_config.caches:
+            assert lat["latency_b_execute"][k] <= lat["latency"][k] - 2, k
+        else:
+            assert lat["latency_b_execute"][k] == lat["latency"][k] - 2

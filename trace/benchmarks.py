@@ -91,7 +91,7 @@ class Benchmark:
 
 # What a test case can switch on beside the measured line (generator line 0);
 # fw/bench/main.c run_case() implements each, the header carries the bits
-# (STRESS_<NAME>). Seed 004's T4-T7 are made of these.
+# (STRESS_<NAME>). Seed 004's T3-T7 are made of these.
 STRESSORS = {
     "enabled": (1, "every interrupt source the controller has is enabled; generator lines 1..7 "
                    "request at random (gap stress_gap + random) at the lowest level, their handlers "
@@ -102,6 +102,9 @@ STRESSORS = {
                     "at its level: the core handles them back to back (tail-chaining where it has it)"),
     "traffic": (8, "the bus-stress master reads and writes main RAM at traffic_intensity/256 of the "
                    "free cycles, and the background loop loads and stores at random in main RAM"),
+    "invalidate": (16, "line 0's handler invalidates the instruction and data caches after its work "
+                       "(cache_invalidate_all()), so the next interrupt meets cold caches; rows "
+                       "without caches skip the case"),
 }
 
 
@@ -131,8 +134,17 @@ BENCHMARKS = {b.name: b for b in [
                Column("preempt B-exec med/max", 22, lambda t: b_execute(t, ("median", "max")))),
               needs=("irq_levels",)),
     # The measurement matrix after seed 004 (its T1 is "latency" and "throughput";
-    # T2/T3, caches, need a cached own-core SoC: not yet). Fewer interrupts per
-    # case than the headline latency (lat_count / 4).
+    # T2 is every case on a row with caches, e.g. clic-cache: the row dimension,
+    # not a stressor). Fewer interrupts per case than the headline latency
+    # (lat_count / 4).
+    Benchmark("t3-invalidate", 1024,
+              "T3: line 0's latency with its handler invalidating the instruction and data caches "
+              "each time, so every interrupt meets cold caches",
+              ("lat_count", "lat_period", "lat_jitter", "seed"),
+              (Column("T3 med/max", 10, lambda t: _med_max(t)),),
+              stressors=("invalidate",), needs=("caches",), suite="matrix",
+              paper="T3 (caches invalidated): as T2, the handler invalidating the caches each time; "
+                    "latency only, as in the paper"),
     Benchmark("t4-enabled", 8,
               "T4: line 0's latency with every source enabled and lines 1..7 requesting at random "
               "at the lowest level",

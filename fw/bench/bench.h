@@ -9,6 +9,7 @@
 
 extern volatile uint32_t handled;  /* line 0's handler runs */
 extern int b_pc_match_off;         /* a matrix case with several lines on a shared entry */
+extern volatile int invalidate_caches; /* T3: line 0's handler invalidates the caches */
 
 uint32_t background_work(uint32_t x);
 void b_setup(void);

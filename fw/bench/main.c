@@ -11,10 +11,10 @@
  *             handler, at a lower level, re-enables interrupts and works
  *             until the test ends; line 0's requests (as in the latency test,
  *             at a higher level) all preempt it.
- * The matrix: (irqlab bench --suite matrix) seed 004's test cases T4-T7,
+ * The matrix: (irqlab bench --suite matrix) seed 004's test cases T3-T7,
  *             each the latency (or throughput) procedure on line 0 with
  *             stressors around it: the table BENCH_CASES and the STRESS_*
- *             bits come from trace/benchmarks.py; run_case() below.
+ *             bits come from trace/benchmarks.py; run_case() in matrix.c.
  */
 #include "bench.h"
 
@@ -30,6 +30,12 @@ void IRQ_HANDLER(IRQ)(void) {
     handled++;
 #ifdef CSR_HANDLER_GPIO_BASE
     handler_gpio_out_write(0);
+#endif
+#if IRQLAB_HAS_CACHES
+    /* T3 (matrix.c): the next interrupt meets cold caches. Only rows with
+     * caches have the test, after the handler's work (B and the ack). */
+    if (invalidate_caches)
+        cache_invalidate_all();
 #endif
 }
 

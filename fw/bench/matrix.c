@@ -1,9 +1,11 @@
-/* The measurement matrix: seed 004's test cases T4-T7 and the benchmarks
+/* The measurement matrix: seed 004's test cases T3-T7 and the benchmarks
  * B-Lmax and B-Tmax (trace/benchmarks.py, whose STRESSORS and BENCH_CASES
  * reach this file through irqlab_protocol.h). Each case is the latency (or
  * throughput) procedure on line 0 with stressors around it; what is measured
  * is line 0's, from the trace, as in the headline tests (main.c). */
 #include "bench.h"
+
+volatile int invalidate_caches;
 
 /* Lines 1..7 are the matrix's stress lines: their handlers only acknowledge. */
 #define STRESS_FIRST 1u
@@ -132,6 +134,7 @@ static void run_case(const volatile struct irqlab_config *c, uint32_t test, uint
     int traffic = (stress & STRESS_TRAFFIC) != 0;
     if (traffic)
         traffic_start(c->traffic_intensity, c->seed);
+    invalidate_caches = (stress & STRESS_INVALIDATE) != 0;
     /* Where one entry serves every line, its B does not say which line it
      * is for: with other lines requesting, B is line 0's software event. */
     b_pc_match_off = !IRQLAB_B_PER_LINE && (lines & ~(1u << LINE));
@@ -151,6 +154,7 @@ static void run_case(const volatile struct irqlab_config *c, uint32_t test, uint
     for (int i = 0; i < 64; i++)
         x = background_work(x);
     stim(CH_TEST_END, test);
+    invalidate_caches = 0;
     if (traffic)
         traffic_stop();
     report_stats(test);
@@ -189,6 +193,10 @@ void run_matrix(const volatile struct irqlab_config *c) {
             if (stress == STRESS_TRAFFIC)
                 continue;
             stress &= ~STRESS_TRAFFIC;
+        }
+        if ((stress & STRESS_INVALIDATE) && !IRQLAB_HAS_CACHES) {
+            console_printf("test %u: no caches to invalidate: skipped\n", test);
+            continue;
         }
         console_printf("test %u: stressors 0x%x, %s\n", test, stress,
                        bench_cases[i].tp ? "throughput" : "latency");

@@ -91,3 +91,16 @@ void gen_config(unsigned line, const struct gen_pattern *p) {
     csr_write_simple(p->jitter, GEN_REG(line, JITTER));
     csr_write_simple(p->seed, GEN_REG(line, SEED));
 }
+
+/* IRQLAB_HAS_CACHES: VexRiscv's cache plugins (the stock core, the own
+ * core's clic-cache). The data cache is write-through, so invalidating it
+ * loses nothing: VexRiscv's data-cache management instruction is MISC-MEM
+ * with funct3 5, rs1 = rd = 0 (0x0000500F); fence.i empties the
+ * instruction cache. The fence.i must never sit in decode unless it runs
+ * (the instruction cache flushes from there): the nops keep it out of reach
+ * of a fetch running on behind the previous function's return. */
+__attribute__((noinline, section(".text_tail"))) void cache_invalidate_all(void) {
+#if IRQLAB_HAS_CACHES
+    __asm__ volatile("nop\n\tnop\n\tnop\n\t.insn i 0x0F, 5, x0, x0, 0\n\tfence.i" ::: "memory");
+#endif
+}

@@ -46,4 +46,10 @@ static inline void gen_start(uint32_t mask) { irqgen_start_write(mask); }
 static inline void gen_ack(uint32_t mask) { irqgen_ack_write(mask); }
 static inline uint32_t gen_running(void) { return irqgen_running_read(); }
 
+/* Invalidate the instruction and data caches (seed 004's T3): runtime.c,
+ * one implementation per feature; a no-op without caches. Out of line on
+ * purpose: VexRiscv's instruction cache flushes on a fence.i already in
+ * decode, so an inline one behind an untaken branch would flush it anyway. */
+void cache_invalidate_all(void);
+
 #endif

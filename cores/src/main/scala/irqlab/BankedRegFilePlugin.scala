@@ -88,16 +88,24 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
   override def drainRead(bank: UInt, reg: UInt): Bits = ram.readSync(address(bank, reg.asBits.resize(regBits)))
 
   /** The instruction the fetcher delivers to decode this cycle (the
-    * fetcher's own signal, found by its name: it is local to IBusSimplePlugin's
-    * build, as the `stuck ? held : fetched` of INSTRUCTION_ANTICIPATED shows). */
+    * fetcher's own signal, found by its name: it is local to the fetch
+    * plugin's build, as the `stuck ? held : fetched` of INSTRUCTION_ANTICIPATED
+    * shows). IBusSimplePlugin, or IBusCachedPlugin with a one-cycle cache
+    * (its injector stage then sits before decode, as IBusSimplePlugin's does). */
   private def fetchedInstruction(pipeline: VexRiscv): Bits = {
-    val name = "IBusSimplePlugin_iBusRsp_output_payload_rsp_inst"
+    val fetcher = pipeline.plugins.collectFirst {
+      case f: IBusSimplePlugin => "IBusSimplePlugin"
+      case f: IBusCachedPlugin =>
+        assert(!f.config.twoCycleCache, "BankedRegFilePlugin: IBusCachedPlugin with twoCycleCache has no injector stage")
+        "IBusCachedPlugin"
+    }.getOrElse(SpinalError("BankedRegFilePlugin: IBusSimplePlugin or IBusCachedPlugin needed"))
+    val name = s"${fetcher}_iBusRsp_output_payload_rsp_inst"
     var found: Bits = null
     pipeline.dslBody.walkDeclarations {
       case b: Bits if b.getName() == name => found = b
       case _ =>
     }
-    if (found == null) SpinalError(s"BankedRegFilePlugin: fetcher signal '$name' not found (IBusSimplePlugin needed)")
+    if (found == null) SpinalError(s"BankedRegFilePlugin: fetcher signal '$name' not found")
     found
   }
 

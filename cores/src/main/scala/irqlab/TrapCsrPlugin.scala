@@ -297,6 +297,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     jumpMemory.payload.assignDontCare()
 
     def stagesOlderThan(s: Stage) = stages.drop(stages.indexOf(s) + 1)
+    /** The stage holds a load or store (of whichever data-bus plugin the core has). */
+    def memoryAccess(pipeline: VexRiscv, s: Stage): Bool = pipeline.plugins.collectFirst {
+      case d: DBusSimplePlugin => s.input(d.MEMORY_ENABLE)
+      case d: DBusCachedPlugin => s.input(d.MEMORY_ENABLE)
+    }.get
     def olderEmpty(s: Stage): Bool = stagesOlderThan(s).map(!_.arbitration.isValid).foldLeft(True)(_ && _)
     def jumpOf(s: Stage) = if (s == decode) jumpDecode else if (s == execute) jumpExecute else jumpMemory
 
@@ -352,6 +357,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // The handler pointer arrives at decode in place of an instruction. The
     // decoder's view of it (illegal instruction, hazards) is dropped with it.
     val vectorWord = vectorFetch && decode.arbitration.isValid && !fastInjected(decode)
+    // The decoder sees the pointer as an instruction; an instruction cache
+    // (IBusCachedPlugin) flushes itself from decode on FLUSH_ALL (fence.i),
+    // which the decoder's don't-cares may set for a pointer's bits.
+    for (c <- pipeline.plugins.collect { case c: IBusCachedPlugin => c })
+      when(vectorWord) { decode.input(c.FLUSH_ALL) := False }
     when(vectorWord) {
       decode.arbitration.flushIt := True
       decode.arbitration.flushNext := True
@@ -443,10 +453,16 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // fastirq: decode must be free in the cycle after the entry for the
     // injected sp adjustment, so a load still waiting on the bus in memory
     // is waited for (FastIrqPlugin).
-    val dbus = pipeline.plugins.collectFirst { case d: DBusSimplePlugin => d }.get
-    val memoryWaits = memory.arbitration.isValid && memory.input(dbus.MEMORY_ENABLE) &&
+    val memoryWaits = memory.arbitration.isValid && memoryAccess(pipeline, memory) &&
                       memory.arbitration.isStuck
-    val irqTake = irqRequest && !memoryTrap && vecOk && !(fastOn && memoryWaits)
+    // A data cache (DBusCachedPlugin) answers a load in writeBack, and on a
+    // miss (or a store-to-load collision) re-runs it by a jump from writeBack
+    // after the refill: an access in memory or writeBack could still jump, so
+    // the take waits until both hold none. Only that variant pays for it.
+    val cachedData = pipeline.plugins.exists(_.isInstanceOf[DBusCachedPlugin])
+    val accessInFlight = if (!cachedData) False else
+      Seq(memory, writeBack).map(s => s.arbitration.isValid && memoryAccess(pipeline, s)).reduce(_ || _)
+    val irqTake = irqRequest && !memoryTrap && vecOk && !(fastOn && memoryWaits) && !accessInFlight
     val irqTarget = vecReady ? vecHandler | (clic.shv ? vecEntry | (mtvecBase @@ U"000000"))
     /** What taking the CLIC's winner sets, on entry and on emret's chain. */
     def takeWinner(): Unit = {
@@ -494,7 +510,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       val claimedAgo1 = RegNext(clicClaim) init (False)
       val claimedAgo2 = RegNext(claimedAgo1) init (False)
       val readsNxti = instr(31 downto 20).asUInt === 0x345
-      val waitOlder = memoryTrap || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
+      // With a data cache a load or store in memory may still trap or re-run
+      // itself (a jump from writeBack, DBusCachedPlugin) after this
+      // instruction acted: CSR accesses and mret wait for it to move on.
+      val olderAccess = if (cachedData) memory.arbitration.isValid && memoryAccess(pipeline, memory) else False
+      val waitOlder = memoryTrap || olderAccess || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
                       (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2))
       val isEmret = if (fast.isDefined) input(IS_EMRET) else False
       // emret waits for the older instructions: VexRiscv's bypasses do not

@@ -3,6 +3,7 @@ package irqlab
 import spinal.core._
 import spinal.lib._
 import vexriscv._
+import vexriscv.ip.{DataCacheConfig, InstructionCacheConfig}
 import vexriscv.plugin._
 
 /** The project's core variants: a name -> the VexRiscv plugin list.
@@ -125,6 +126,39 @@ object Variants {
     case p => Seq(p)
   }
 
+  /** clic-cache: the clic pipeline with VexRiscv's caches in front of the
+    * Wishbone bus: IBusCachedPlugin and DBusCachedPlugin in place of
+    * IBusSimplePlugin and DBusSimplePlugin. Each cache 4 KiB, direct mapped
+    * (1 way), 32-byte lines (8-word bursts); the instruction cache answers
+    * in one cycle (twoCycleCache off: its injector stage sits before decode,
+    * as IBusSimplePlugin's does, which BankedRegFilePlugin relies on). The
+    * data cache is write-through; addresses with the msb set (0x8000_0000
+    * and up: CSRs, CLIC, trace unit, the SoC's `io_regions`) bypass it
+    * (StaticMemoryTranslatorPlugin's ioRange). fence.i flushes the
+    * instruction cache (and, as on clic, jumps to the next instruction);
+    * the data-cache flush is VexRiscv's MISC-MEM funct3 5 (0x0000500F). */
+  def clicCache: Seq[Plugin[VexRiscv]] = clic.map {
+    case _: IBusSimplePlugin => new IBusCachedPlugin(
+      resetVector = null,               // `externalResetVector` input
+      prediction = NONE,
+      compressedGen = false,
+      config = InstructionCacheConfig(
+        cacheSize = 4096, bytePerLine = 32, wayCount = 1, addressWidth = 32,
+        cpuDataWidth = 32, memDataWidth = 32,
+        catchIllegalAccess = false, catchAccessFault = true,
+        asyncTagMemory = false, twoCycleRam = false, twoCycleCache = false))
+    // The command buffer (s2m, no added cycle) accepts a line refill's one
+    // command at once: DataCache counts the refill's words only from its
+    // acceptance, and the Wishbone bridge accepts it at the burst's last beat.
+    case _: DBusSimplePlugin => new DBusCachedPlugin(
+      dBusCmdSlavePipe = true,
+      config = DataCacheConfig(
+        cacheSize = 4096, bytePerLine = 32, wayCount = 1, addressWidth = 32,
+        cpuDataWidth = 32, memDataWidth = 32,
+        catchAccessError = true, catchIllegal = false, catchUnaligned = true))
+    case p => p
+  }
+
   /** A variant with its buses left native (NativeBusPlugin): the SoC
     * attaches tightly coupled memories beside the core (soc/tcm.py). The
     * pipeline is the same and so are its cycles; besides the ports, the
@@ -144,6 +178,7 @@ object Variants {
   val all: Map[String, () => Seq[Plugin[VexRiscv]]] = Map(
     "clint" -> (() => clint),
     "clic" -> (() => clic),
+    "clic-cache" -> (() => clicCache),
     "clint-native" -> (() => withNativeBuses(clint)),
     "clic-native" -> (() => withNativeBuses(clic)),
     "fastirq" -> (() => fastirq),
@@ -181,6 +216,12 @@ object GenCore {
             p.iBus.setAsDirectionLess()
             master(p.iBus.toWishbone()).setName("iBusWishbone")
           case p: DBusSimplePlugin =>
+            p.dBus.setAsDirectionLess()
+            master(p.dBus.toWishbone()).setName("dBusWishbone")
+          case p: IBusCachedPlugin =>
+            p.iBus.setAsDirectionLess()
+            master(p.iBus.toWishbone()).setName("iBusWishbone")
+          case p: DBusCachedPlugin =>
             p.dBus.setAsDirectionLess()
             master(p.dBus.toWishbone()).setName("dBusWishbone")
           case _ =>
