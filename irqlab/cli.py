@@ -42,6 +42,19 @@ def cmd_bench(args):
         _bench_ctxsw(args)
 
 
+def cmd_demo(args):
+    """`irqlab demo NAME` (irqlab/demos/): simulation; boards not yet."""
+    from irqlab import paths
+    from irqlab.demos import demo_module
+    from irqlab.errors import BenchError
+    from irqlab.progress import Progress
+    mod = demo_module(args.name)
+    if args.board != "sim" or args.port:
+        raise BenchError(f"the {args.name} demo runs in simulation only so far (leave out --board/--port)")
+    results = mod.demo(_cores(args.cores), args.out, Progress())
+    mod.print_results(results, args.out or paths.RESULTS)
+
+
 def _fw_option_arg(p, prefix=""):
     from irqlab.fwoptions import OPTIONS
     p.add_argument("--fw-option", action="append", metavar="NAME",
@@ -353,6 +366,16 @@ def parser():
     p.add_argument("--baud", type=int, help="board: the link's baud rate (default: the board's, 3000000)")
     _fw_option_arg(p, "ctxsw: ")
     p.set_defaults(fn=cmd_bench)
+
+    from irqlab.demos import DEMOS
+    p = sub.add_parser("demo", help="run a demo on every row in simulation and add it to the HTML report: "
+                       + "; ".join(f"{n}: {d}" for n, (_, d) in DEMOS.items()))
+    p.add_argument("name", help="the demo: " + ", ".join(DEMOS))
+    p.add_argument("--cores", help="comma-separated rows (default: every row the demo runs on)")
+    p.add_argument("--out", help="results folder (default: results/)")
+    p.add_argument("--board", default="sim")
+    p.add_argument("--port", help="board: its serial device (not yet: simulation only)")
+    p.set_defaults(fn=cmd_demo)
 
     p = sub.add_parser("build", help="build the simulation model, or a board's bitstream and report")
     p.add_argument("--board", default="sim", help=f"{', '.join(board_names())} (default sim)")

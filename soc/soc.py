@@ -14,7 +14,8 @@ headers as soc.json). Today's map (core interrupt inputs, or CLIC sources):
     0..6   LiteX's own peripherals (the UART)
     7      machine timer (the number of RISC-V's machine timer cause)
     8..15  interrupt generator lines 0..7
-    16..   free (IRQLAB_IRQ_FIRST_FREE)
+    16     the pulse-train output (SoCs with `pto`)
+    ..     free (IRQLAB_IRQ_FIRST_FREE)
 """
 
 from migen import *
@@ -35,6 +36,7 @@ from irqlab.soc.mtimer import MachineTimer
 from irqlab.soc.clic import CLIC
 from irqlab.soc.tcm import TcmRegion, window_clashes
 from irqlab.soc.busstress import BusStress
+from irqlab.soc.pto import PulseTrainOutput
 
 LITEX_IRQS = range(0, 7)   # LiteX's IRQ manager places its peripherals here
 MTIMER_IRQ = 7
@@ -93,6 +95,8 @@ class IrqlabSoC(SoCCore):
             self.add_clic()
         if cfg.bus_stress:
             self.add_bus_stress()
+        if cfg.pto:
+            self.add_pto()
         self.add_constant("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES)
         clashes = window_clashes(self.tcm_regions, {n: (r.origin, r.size) for n, r in self.bus.regions.items()})
         assert not clashes, f"bus regions in a TCM's decode window (soc/tcm.py): {clashes}"
@@ -120,7 +124,7 @@ class IrqlabSoC(SoCCore):
                           r.exec_valid.eq(c.exec_valid), r.exec_pc.eq(c.exec_pc)]
         self.bus.add_slave("stim", self.tracer.bus, SoCRegion(origin=STIM_BASE, size=0x400, cached=False))
         self.add_constant("IRQLAB_STIM_BASE", STIM_BASE)
-        self.traced_cpu_irqs = min(traced_lines - rec.HW_CPU_IRQ, len(self.cpu.interrupt))
+        self.traced_cpu_irqs = min(traced_lines - rec.HW_CPU_IRQ, rec.N_CPU_IRQ_TRACED, len(self.cpu.interrupt))
 
     def add_mtimer(self):
         """The machine timer: memory-mapped mtime/mtimecmp (CLINT layout) and
@@ -187,6 +191,13 @@ class IrqlabSoC(SoCCore):
         self.busstress = BusStress(default_base=region.origin, default_mask=region.size // 4 - 1)
         self.bus.add_master("busstress", master=self.busstress.bus)
 
+    def add_pto(self):
+        """The pulse-train output (soc/pto.py): its interrupt on line
+        IRQLAB_IRQ_PTO, its pin on trace line HW_PTO (a board brings the pin
+        out on its first reserved PTO header pin: boards/common.py)."""
+        self.pto = PulseTrainOutput()
+        self.comb += self.cpu.interrupt[self.irqmap.claim("pto")].eq(self.pto.irq)
+
     def add_csr_bridge(self, name="csr", origin=None, register=False):
         # Registered: the decode of the many generator and trace CSRs then stays
         # off the CPU bus's critical path (one more cycle per CSR access).
@@ -201,6 +212,8 @@ class IrqlabSoC(SoCCore):
             hw[rec.HW_GEN_PHASE:rec.HW_GEN_PHASE + rec.N_GEN_LINES].eq(self.irqgen.phases),
             hw[rec.HW_CPU_IRQ:rec.HW_CPU_IRQ + n].eq(irq[:n]),
         ]
+        if hasattr(self, "pto") and len(hw) > rec.HW_PTO:
+            self.comb += hw[rec.HW_PTO].eq(self.pto.pin)
         if hasattr(self, "serial_pads"):
             self.comb += [
                 self.serial_phy.source.connect(self.uart.sink),
@@ -231,7 +244,9 @@ class IrqlabSoC(SoCCore):
             "irq": self.irqmap.facts(),
             "trace": {"hw_lines": len(self.tracer.hw_lines), "gen_line": rec.HW_GEN_LINE,
                       "gen_phase": rec.HW_GEN_PHASE, "cpu_irq": rec.HW_CPU_IRQ,
-                      "cpu_irqs_traced": self.traced_cpu_irqs, "retire_port": cfg.retire_port},
+                      "cpu_irqs_traced": self.traced_cpu_irqs, "retire_port": cfg.retire_port,
+                      "pto": rec.HW_PTO if hasattr(self, "pto") and len(self.tracer.hw_lines) > rec.HW_PTO else None},
+            "pto": {"irq": self.irqmap.line("pto")} if hasattr(self, "pto") else None,
             "clic": None,
             "mtimer": {"base": MTIMER_BASE, "mtime": MTIMER_BASE + mtimer_regs.MTIME,
                        "mtimecmp": MTIMER_BASE + mtimer_regs.MTIMECMP, "mtip": self.has_mtip},

@@ -105,6 +105,15 @@ CONFIGS = {c.app: c for c in [
         Field("background", 3, "background-load tasks: the routines run a second time with them "
                                "running (the cases +bg); 0: not"),
     )),
+    ConfigBlock("pto", _magic("irlO"), (
+        Field("trains", 1, "trains run one after the other, each to the specification below"),
+        Field("pulses", 1000, "pulses in a train (two edges each)"),
+        Field("start_interval", 2500, "the first pulse's half-period in cycles (2500: 10 kHz at 50 MHz)"),
+        Field("cruise_interval", 2500, "the half-period the acceleration ramp ends at (with delta_q8)"),
+        Field("delta_q8", 0, "per-pulse change of the half-period on the ramps, in 1/256 cycles; 0: a square wave"),
+        Field("background", 1, "1: the unrelated background task runs during the trains; 0: not"),
+        Field("seed", 0x1234567, "the background workload's seed"),
+    )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
 ]}
@@ -225,6 +234,16 @@ APP_PROTOCOLS = {p.app: p for p in [
         "MARK_B": (0x49, "the task that runs next, first thing: payload: the case it ends (CASE_*)"),
         "ROUTINE": (0x4A, "a routine starts; payload: its ROUTINE_* bit, with CTXSW_BACKGROUND_FLAG in the pass with background load"),
     }, values=_ctxsw_values()),
+    # The PTO demo (fw/pto/, irqlab/demos/pto.py); the pin itself is hardware line PTO_TRACE_LINE.
+    AppProtocol("pto", channels={
+        "TRAIN": (0x60, "a train starts (the timer is enabled next); payload: its pulses"),
+        "DONE": (0x61, "the train ended; payload: edges the timer made"),
+        "MISSES": (0x62, "after DONE: edges that came late (the timer's count, as the firmware read it)"),
+        "WORK": (0x63, "after MISSES: steps of background work done during the train"),
+    }, values={
+        "PTO": ("the demo's constants", {
+            "TRACE_LINE": (rec.HW_PTO, "the hardware trace line of the PTO pin (trace/record.py HW_PTO)")}),
+    }),
 ]}
 assert all(not ({v for v, _ in p.channels.values()} & {v for v, _ in CHANNELS.values()})
            for p in APP_PROTOCOLS.values()), "an application channel collides with a common one"
