@@ -71,6 +71,11 @@ static void run_train(const struct pto_spec *s) {
     irq_enable(IRQ);
     pto_ctrl_write(1);
     pto_next_write(interval);
+    /* Asleep for the train and a tick more (an upper bound: the ramps only
+     * shorten it), so no tick during the train switches tasks; then a look
+     * every tick. */
+    uint64_t cycles = 2ull * s->pulses * (s->start_q8 >> 8);
+    vTaskDelay((TickType_t)(cycles / (configCPU_CLOCK_HZ / configTICK_RATE_HZ)) + 1);
     while (!train_done)
         vTaskDelay(1);
     irq_disable(IRQ);

@@ -27,7 +27,7 @@ static inline uint32_t pto_profile_next(struct pto_profile *p) {
     p->left--;
     if (p->left < p->accel)
         p->q8 += p->delta_q8;                   /* decelerate: as many pulses as the ramp up took */
-    else if (p->q8 > p->cruise_q8) {
+    else if (p->q8 > p->cruise_q8 && p->left > p->accel) {   /* room to come back down */
         p->q8 = p->q8 - p->cruise_q8 > p->delta_q8 ? p->q8 - p->delta_q8 : p->cruise_q8;
         p->accel++;
     }
