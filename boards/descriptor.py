@@ -79,7 +79,7 @@ class BoardDescriptor:
     link: Optional[SerialLink] = None
     gen_lines: tuple = ()                       # HeaderPin per generator line, from line 0
     handler_gpio: Optional[HeaderPin] = None
-    pto: tuple = ()                             # pulse-train outputs (reserved: held low)
+    pto: tuple = ()                             # pulse-train outputs: the first is the PTO timer's pin, the rest held low
     modbus: Optional[ModbusPins] = None         # Modbus UART (reserved: TX idle high, DE low)
     bench_defaults: dict = field(default_factory=dict)  # firmware settings of `irqlab bench --board`
 

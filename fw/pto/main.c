@@ -49,6 +49,12 @@ void IRQ_HANDLER(IRQ)(void) {
     if ((left & 1) == 0)                          /* an even count left: a pulse ended */
         interval = pto_profile_next(&profile);
     pto_next_write(interval);                     /* arms the edge, acknowledges */
+#if !IRQLAB_IRQ_MODEL_CLIC
+    /* A level line: the store may still be on its way when the handler
+     * returns (a fast return would take the same edge twice); a load from
+     * the timer waits for it. */
+    (void)pto_status_read();
+#endif
 }
 
 static volatile uint32_t background_work;
@@ -123,7 +129,9 @@ int main(void) {
     /* Every trap through FreeRTOS's port (as fw/freertos/main.c). */
     CSRW(mtvec, (uint32_t)trap_entry_direct | (IRQLAB_HW_VECTORING ? 1 : 0));
 #endif
-    irq_configure(IRQ, IRQ_TRIG_LEVEL, PTO_LEVEL);
+    /* The CLIC: edge-triggered, its pending bit cleared as the handler is
+     * taken, so the handler's store needs not land before it returns. */
+    irq_configure(IRQ, IRQLAB_IRQ_MODEL_CLIC ? IRQ_TRIG_EDGE : IRQ_TRIG_LEVEL, PTO_LEVEL);
     tracer_rise_en_write(1u << PTO_TRACE_LINE);   /* hardware: the pin's edges only */
     tracer_fall_en_write(1u << PTO_TRACE_LINE);
     tracer_enable_write(1);
