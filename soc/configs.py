@@ -64,7 +64,6 @@ class SocConfig:
     bus_stress: bool = False
     # The pulse-train output (soc/pto.py): a timer toggling a pin in hardware
     # with an interrupt per edge, for the PTO demo (irqlab/demos/pto.py).
-    # It needs one free interrupt input.
     pto: bool = True
     # Sizes in bytes: ROM (the firmware built into the SoC), SRAM (data,
     # stack), main RAM (firmware loaded over the serial link).
@@ -150,8 +149,7 @@ SOCS = {s.name: s for s in [
     SocConfig("vexriscv", "vexriscv", "standard", "stock LiteX VexRiscv (pythondata-cpu-vexriscv), caches on",
               irq_model="csr-mask", retire_port=False, caches=True),
     SocConfig("cv32e40p", "cv32e40p", "standard", "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core",
-              irq_model="mie-fast", retire_port=False, open_flow=False,
-              pto=False),   # 16 interrupt inputs, every one claimed: none left for the PTO
+              irq_model="mie-fast", retire_port=False, open_flow=False),
     # The project's own core keeps LiteX VexRiscv's interrupt convention. Its
     # SoCs have tightly coupled memories beside the core (soc/tcm.py): the
     # variants with native buses.

@@ -11,11 +11,11 @@ The SoC grows by `add_<thing>()`; each peripheral with an interrupt claims
 its lines from the interrupt map (soc/irqmap.py), which exports them to the
 firmware (IRQLAB_IRQ_<NAME>) and to the host (`facts()`, written beside the
 headers as soc.json). Today's map (core interrupt inputs, or CLIC sources):
-    0..6   LiteX's own peripherals (the UART)
+    0..5   LiteX's own peripherals (the UART)
+    6      the pulse-train output (SoCs with `pto`)
     7      machine timer (the number of RISC-V's machine timer cause)
     8..15  interrupt generator lines 0..7
-    16     the pulse-train output (SoCs with `pto`)
-    ..     free (IRQLAB_IRQ_FIRST_FREE)
+    16..   free (IRQLAB_IRQ_FIRST_FREE)
 """
 
 from migen import *
@@ -38,7 +38,10 @@ from irqlab.soc.tcm import TcmRegion, window_clashes
 from irqlab.soc.busstress import BusStress
 from irqlab.soc.pto import PulseTrainOutput
 
-LITEX_IRQS = range(0, 7)   # LiteX's IRQ manager places its peripherals here
+LITEX_IRQS = range(0, 6)   # LiteX's IRQ manager places its peripherals here
+# Below 16: every interrupt model dispatches it (csr-mask's table, the
+# CV32E40P's 16 local interrupts) and the trace unit sees it (line 16 + 6).
+PTO_IRQ = 6
 MTIMER_IRQ = 7
 STIM_BASE = 0x90000000
 CLIC_BASE = 0xA0000000
@@ -196,7 +199,7 @@ class IrqlabSoC(SoCCore):
         IRQLAB_IRQ_PTO, its pin on trace line HW_PTO (a board brings the pin
         out on its first reserved PTO header pin: boards/common.py)."""
         self.pto = PulseTrainOutput()
-        self.comb += self.cpu.interrupt[self.irqmap.claim("pto")].eq(self.pto.irq)
+        self.comb += self.cpu.interrupt[self.irqmap.claim("pto", at=PTO_IRQ)].eq(self.pto.irq)
 
     def add_csr_bridge(self, name="csr", origin=None, register=False):
         # Registered: the decode of the many generator and trace CSRs then stays

@@ -103,7 +103,6 @@ def test_report_has_the_pto_section(tmp_path):
 def test_cli_errors():
     assert_one_line_error(irqlab("demo", "nope"), "nope", "pto")
     assert_one_line_error(irqlab("demo", "pto", "--cores", "nope"), "nope")
-    assert_one_line_error(irqlab("demo", "pto", "--cores", "cv32e40p"), "cv32e40p", "PTO")
     assert_one_line_error(irqlab("demo", "pto", "--port", "/dev/null"), "simulation")
 
 
