@@ -199,6 +199,9 @@ class IrqlabSoC(SoCCore):
         IRQLAB_IRQ_PTO, its pin on trace line HW_PTO (a board brings the pin
         out on its first reserved PTO header pin: boards/common.py)."""
         self.pto = PulseTrainOutput()
+        # Its CSRs in the last page: LiteX places the others in name order,
+        # so every other CSR keeps the address it had without the PTO.
+        self.csr.add("pto", n=self.csr.n_locs - 1)
         self.comb += self.cpu.interrupt[self.irqmap.claim("pto", at=PTO_IRQ)].eq(self.pto.irq)
 
     def add_csr_bridge(self, name="csr", origin=None, register=False):
