@@ -12,9 +12,11 @@ counted, never silent (issue #13; the PTO application of seed 002 Sec. 5.4).
 
 Cycle contract (cycle c counts from the first cycle with enable = 1 as 0;
 "in cycle c" = the value seen in that cycle):
-  * while enable = 0: pin = 0, irq = 0, t = 0, nothing armed, writes of
-    `next` ignored. Counters keep their values until the train starts:
-    they read 0 from c = 1.
+  * while enable = 0: pin = 0, irq = 0, t = 0; nothing armed, except that
+    a write of `next` arms the first edge of the next train (so the first
+    edge comes exactly `next` cycles after the enable, never late).
+    Counters keep their values until the train starts: they read 0 from
+    c = 1.
   * t = 0 in the first enabled cycle and in the cycle after each edge, and
     grows by one per enabled cycle (saturating at 2**INTERVAL_BITS - 1).
   * a write of `next` in cycle w (the CSR's re) arms it: interval = the
@@ -30,7 +32,8 @@ Cycle contract (cycle c counts from the first cycle with enable = 1 as 0;
     irq wins over the write's clear.
 
 CSRs: ctrl (bit 0 enable), next (the interval in cycles, 1..2**24-1;
-writing arms the next edge and acknowledges the interrupt), edges (edges
+writing arms the next edge and acknowledges the interrupt; a train starts
+with a write of `next`, then of `ctrl`), edges (edges
 since the start), misses (edges that came late: the write was after their
 due cycle), status (bit 0 armed, bit 1 the pin's level).
 """
@@ -48,7 +51,8 @@ class PulseTrainOutput(Module, AutoCSR):
         self.irq = Signal()
 
         self._ctrl = CSRStorage(1, description="bit 0: enable. Clearing it stops the train: "
-                                               "pin low, nothing armed, interrupt cleared.")
+                                               "pin low, nothing armed, interrupt cleared. Write `next` "
+                                               "first: it arms the first edge.")
         self._next = CSRStorage(INTERVAL_BITS, description="Cycles from the last edge to the next one; "
                                 "writing arms that edge and clears the interrupt.")
         self._edges = CSRStatus(32, description="Edges since the train started (enable set).")
@@ -74,6 +78,7 @@ class PulseTrainOutput(Module, AutoCSR):
             was_enabled.eq(enable),
             If(~enable,
                 self.pin.eq(0), self.irq.eq(0), t.eq(0), armed.eq(0),
+                If(self._next.re, interval.eq(self._next.storage), armed.eq(1)),
             ).Else(
                 If(~was_enabled, edges.eq(0), misses.eq(0)),
                 If(due,

@@ -9,7 +9,7 @@ from migen import run_simulation
 from irqlab.soc.pto import PulseTrainOutput
 
 
-def run(cycles, handler, stop_at=None):
+def run(cycles, handler, stop_at=None, preload=None):
     """Runs the PTO from enabled cycle 0. `handler(c, irq_rose_at)` returns the
     interval to write in cycle c+1 or None (a write decided in cycle c is seen
     in c+1, as a CSR write). Returns per cycle (pin, irq, edges, misses, armed)
@@ -18,6 +18,11 @@ def run(cycles, handler, stop_at=None):
     out = {"trace": [], "writes": []}
 
     def bench():
+        if preload is not None:                 # a write of `next` while disabled
+            yield dut._next.storage.eq(preload)
+            yield dut._next.re.eq(1)
+            yield
+            yield dut._next.re.eq(0)
         yield dut._ctrl.storage.eq(1)
         yield                                   # cycle 0: the first enabled cycle
         for c in range(cycles):
@@ -121,3 +126,19 @@ def test_nothing_armed_no_edge_and_stop_leaves_pin_low():
 def test_counters_clear_at_start():
     r = run(5, lambda c, t: None)
     assert [t[2:4] for t in r["trace"][1:]] == [(0, 0)] * 4
+
+
+def test_write_while_disabled_arms_the_first_edge():
+    """The firmware's start: `next`, then `ctrl`. The first edge comes exactly
+    `next` cycles after the first enabled cycle, however slow the writes."""
+    handler = Handler([7, 7], delay=3)
+    handler.k = 0
+    r = run(60, lambda c, t: None if c == 0 else handler(c, t), preload=5)
+    edges = edges_of(r["trace"])
+    assert edges[0] == 5 and r["trace"][4][4] == 1, "armed before the start"
+    assert edges == [5, 12, 19] and r["trace"][-1][2:4] == (3, 0)
+
+
+def test_write_while_disabled_without_preload_is_not_armed():
+    r = run(20, lambda c, t: None)
+    assert edges_of(r["trace"]) == [] and all(t[4] == 0 for t in r["trace"])

@@ -75,8 +75,8 @@ static void run_train(const struct pto_spec *s) {
     uint32_t work0 = background_work;
     stim(CH_TRAIN, s->pulses);
     irq_enable(IRQ);
+    pto_next_write(interval);                     /* arms the first edge: exact from the enable */
     pto_ctrl_write(1);
-    pto_next_write(interval);
     /* Asleep for the train and a tick more (an upper bound: the ramps only
      * shorten it), so no tick during the train switches tasks; then a look
      * every tick. */
