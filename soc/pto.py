@@ -12,9 +12,11 @@ counted, never silent (issue #13; the PTO application of seed 002 Sec. 5.4).
 
 Cycle contract (cycle c counts from the first cycle with enable = 1 as 0;
 "in cycle c" = the value seen in that cycle):
-  * while enable = 0: pin = 0, irq = 0, t = 0; nothing armed, except that
-    a write of `next` arms the first edge of the next train (so the first
-    edge comes exactly `next` cycles after the enable, never late).
+  * while enable = 0: pin = 0, irq = 0, t = 0; the stop (the first
+    disabled cycle) drops what was armed; a write of `next` while disabled
+    arms the first edge of the next train, which stays armed until the
+    start (so the first edge comes exactly `next` cycles after the enable,
+    never late).
     Counters keep their values until the train starts: they read 0 from
     c = 1.
   * t = 0 in the first enabled cycle and in the cycle after each edge, and
@@ -77,7 +79,8 @@ class PulseTrainOutput(Module, AutoCSR):
         self.sync += [
             was_enabled.eq(enable),
             If(~enable,
-                self.pin.eq(0), self.irq.eq(0), t.eq(0), armed.eq(0),
+                self.pin.eq(0), self.irq.eq(0), t.eq(0),
+                If(was_enabled, armed.eq(0)),      # the stop drops what was armed
                 If(self._next.re, interval.eq(self._next.storage), armed.eq(1)),
             ).Else(
                 If(~was_enabled, edges.eq(0), misses.eq(0)),

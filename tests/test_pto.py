@@ -9,7 +9,7 @@ from migen import run_simulation
 from irqlab.soc.pto import PulseTrainOutput
 
 
-def run(cycles, handler, stop_at=None, preload=None):
+def run(cycles, handler, stop_at=None, preload=None, idle=0):
     """Runs the PTO from enabled cycle 0. `handler(c, irq_rose_at)` returns the
     interval to write in cycle c+1 or None (a write decided in cycle c is seen
     in c+1, as a CSR write). Returns per cycle (pin, irq, edges, misses, armed)
@@ -23,6 +23,8 @@ def run(cycles, handler, stop_at=None, preload=None):
             yield dut._next.re.eq(1)
             yield
             yield dut._next.re.eq(0)
+            for _ in range(idle):               # the firmware's other work before the start
+                yield
         yield dut._ctrl.storage.eq(1)
         yield                                   # cycle 0: the first enabled cycle
         for c in range(cycles):
@@ -131,12 +133,20 @@ def test_counters_clear_at_start():
 def test_write_while_disabled_arms_the_first_edge():
     """The firmware's start: `next`, then `ctrl`. The first edge comes exactly
     `next` cycles after the first enabled cycle, however slow the writes."""
-    handler = Handler([7, 7], delay=3)
-    handler.k = 0
-    r = run(60, lambda c, t: None if c == 0 else handler(c, t), preload=5)
-    edges = edges_of(r["trace"])
-    assert edges[0] == 5 and r["trace"][4][4] == 1, "armed before the start"
-    assert edges == [5, 12, 19] and r["trace"][-1][2:4] == (3, 0)
+    for idle in (0, 1, 20):
+        handler = Handler([7, 7], delay=3)
+        r = run(60, lambda c, t: None if c == 0 else handler(c, t), preload=5, idle=idle)
+        edges = edges_of(r["trace"])
+        assert edges[0] == 5 and r["trace"][0][4] == r["trace"][4][4] == 1, "armed before the start"
+        assert edges == [5, 12, 19] and r["trace"][-1][2:4] == (3, 0)
+
+
+def test_stop_drops_what_was_armed():
+    """A stop with an edge armed (a handler wrote, then the train was
+    stopped): the next train does not start with it."""
+    r = run(40, lambda c, t: 50 if c == 1 else None, stop_at=10)
+    assert r["trace"][5][4] == 1 and all(t[4] == 0 for t in r["trace"][12:])
+    assert edges_of(r["trace"]) == []
 
 
 def test_write_while_disabled_without_preload_is_not_armed():
