@@ -111,7 +111,6 @@ def run_row(row, out_dir, progress=None, sweep_khz=SWEEP_KHZ):
         raise BenchError(f"{row}: no long train was sustained, not even at {sweep_khz[0]} kHz")
     best = max_sustained(runner, sustained, failed)
     info = row_info(row)
-    saturated = [p["interval_median"] for p in points if p["edges"] > 2 and p["late_trace"] >= p["edges"] - 2]
     return {
         "description": info.description,
         "memory": info.soc_config.memory_label,
@@ -119,7 +118,7 @@ def run_row(row, out_dir, progress=None, sweep_khz=SWEEP_KHZ):
             "max_half_period": best,
             "max_khz": pto.ASSUMED_CLOCK_HZ / (2 * best) / 1e3,
             "long_train": LONG_TRAIN,
-            "response": min(saturated) if saturated else None,
+            "response": pto.response(points),
             "points": points,
             "runs": runner.runs,
         },
