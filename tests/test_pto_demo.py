@@ -80,6 +80,15 @@ def test_firmware_count_alone_also_fails_the_train():
     assert not pto.figures(train, spec)["sustained"]
 
 
+def test_response_from_the_fastest_half_late_train():
+    pts = [{"edges": 100, "late_trace": 0, "half_period": 200, "late_interval_median": None},
+           {"edges": 100, "late_trace": 50, "half_period": 60, "late_interval_median": 72},
+           {"edges": 100, "late_trace": 99, "half_period": 50, "late_interval_median": 70},
+           {"edges": 100, "late_trace": 10, "half_period": 40, "late_interval_median": 90}]
+    assert pto.response(pts) == 70
+    assert pto.response(pts[:1]) is None
+
+
 def test_report_has_the_pto_section(tmp_path):
     spec = pto.Spec(50, 250)
     pts = []
@@ -98,6 +107,23 @@ def test_report_has_the_pto_section(tmp_path):
     assert os.path.getsize(tmp_path / "out" / "report-pto-jitter.png") > 1000
     assert "100.0" in pto.table(results) and "0.00 %" in pto.table(results)
     del spec
+
+
+def test_demo_and_bench_share_one_page(tmp_path):
+    """`irqlab demo pto` into a folder with the benchmarks' results writes
+    one page with both (and the benchmarks' writer keeps the demo's)."""
+    import shutil
+    from irqlab import paths
+    shutil.copy(os.path.join(paths.ROOT, "docs", "results", "bench.json"), tmp_path / "bench.json")
+    spec = pto.Spec(50, 250)
+    (train,) = pto.trains(synthetic(spec))
+    results = {"board": "sim", "clock_hz": 50e6, "git": "x", "date": "d", "demo": "pto", "config": {},
+               "cores": {"clic": {"memory": "TCM", "pto": {"max_half_period": 250, "max_khz": 100.0,
+                                                           "points": [pto.figures(train, spec)]}}}}
+    demo.write_outputs(results, str(tmp_path))
+    text = open(tmp_path / "report.html").read()
+    assert "Headline" in text and "PTO demo" in text
+    assert json.load(open(tmp_path / "pto.json"))["demo"] == "pto"
 
 
 def test_cli_errors():
@@ -129,3 +155,4 @@ def test_too_fast_train_counted_late_by_firmware_and_host(runner):
     assert f["complete"], "a late train still makes every edge"
     assert f["late_trace"] > 0 and f["late_trace"] == f["late_firmware"]
     assert not f["sustained"] and f["early_trace"] == 0
+    assert f["late_interval_median"] > spec.start_interval

@@ -15,7 +15,7 @@ from irqlab.host import pto, report
 from irqlab.rows import ROWS, row as row_info
 
 APP = "pto"
-RESULTS_FILE = "pto.json"
+RESULTS_FILE = pto.RESULTS_FILE
 REPORT_FILE = "pto.md"
 SWEEP_KHZ = (10, 20, 50, 100, 150, 200, 250, 300, 400, 500)
 LONG_TRAIN = 2000            # pulses of the trains that decide "sustained"
@@ -150,7 +150,8 @@ def write_outputs(results, out_dir):
     from irqlab.host import htmlreport, results as resultsfile
     report.write_json(results, os.path.join(out_dir, RESULTS_FILE))
     report.write_text(os.path.join(out_dir, REPORT_FILE), markdown(results))
-    htmlreport.write(resultsfile.runs_of(results, os.path.join(out_dir, RESULTS_FILE)), out_dir)
+    # The same page as the benchmarks' when the folder holds their results.
+    htmlreport.write(resultsfile.load(resultsfile.reported_in(out_dir)), out_dir)
 
 
 def markdown(results):
