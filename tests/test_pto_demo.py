@@ -23,6 +23,24 @@ SIM_ROWS = ["clic", "vexriscv"]
 RAMP = pto.Spec(pulses=200, start_interval=1200, cruise_interval=600, delta_q8=8 * 256)
 
 
+def test_every_row_with_the_pto_is_recorded():
+    """docs/results/pto.json (the README's table): every row, its figures
+    consistent (record: irqlab demo pto --out DIR, then copy pto.json, pto.md
+    and report-pto-jitter.png as pto-jitter.png into docs/results)."""
+    from irqlab import paths
+    with open(os.path.join(paths.ROOT, "docs", "results", pto.RESULTS_FILE)) as f:
+        recorded = json.load(f)
+    assert set(demo.rows_with_pto()) <= set(recorded["cores"])
+    for row, e in recorded["cores"].items():
+        t = e["pto"]
+        assert t["max_khz"] == pytest.approx(recorded["clock_hz"] / (2 * t["max_half_period"]) / 1e3)
+        assert t["max_khz"] >= 20, f"{row}: below what actuation needs"
+        for p in t["points"]:
+            assert p["late_trace"] == p["late_firmware"] and p["early_trace"] == 0
+            if p["half_period"] >= t["max_half_period"]:
+                assert p["jitter"] == 0, f"{row}: a sustained frequency has no jitter"
+
+
 def test_profile_is_a_trapezoid():
     p = pto.profile(RAMP)
     assert len(p) == 200 and p[0] == 1200 and min(p) == 600
