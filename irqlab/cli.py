@@ -42,17 +42,16 @@ def cmd_bench(args):
         _bench_ctxsw(args)
 
 
-def cmd_demo(args):
-    """`irqlab demo NAME` (irqlab/demos/): simulation; boards not yet."""
+def cmd_demo_pto(args):
+    """`irqlab demo pto` (irqlab/demos/pto.py): simulation; boards not yet."""
     from irqlab import paths
-    from irqlab.demos import demo_module
+    from irqlab.demos import pto
     from irqlab.errors import BenchError
     from irqlab.progress import Progress
-    mod = demo_module(args.name)
     if args.board != "sim" or args.port:
-        raise BenchError(f"the {args.name} demo runs in simulation only so far (leave out --board/--port)")
-    results = mod.demo(_cores(args.cores), args.out, Progress())
-    mod.print_results(results, args.out or paths.RESULTS)
+        raise BenchError("the PTO demo runs in simulation only so far (leave out --board/--port)")
+    results = pto.demo(_cores(args.cores), args.out, Progress())
+    pto.print_results(results, args.out or paths.RESULTS)
 
 
 def _fw_option_arg(p, prefix=""):
@@ -367,15 +366,14 @@ def parser():
     _fw_option_arg(p, "ctxsw: ")
     p.set_defaults(fn=cmd_bench)
 
-    from irqlab.demos import DEMOS
-    p = sub.add_parser("demo", help="run a demo on every row in simulation and add it to the HTML report: "
-                       + "; ".join(f"{n}: {d}" for n, (_, d) in DEMOS.items()))
-    p.add_argument("name", help="the demo: " + ", ".join(DEMOS))
-    p.add_argument("--cores", help="comma-separated rows (default: every row the demo runs on)")
-    p.add_argument("--out", help="results folder (default: results/)")
-    p.add_argument("--board", default="sim")
-    p.add_argument("--port", help="board: its serial device (not yet: simulation only)")
-    p.set_defaults(fn=cmd_demo)
+    p = sub.add_parser("demo", help="the demos of the SoC in use (issue #13)")
+    demos = p.add_subparsers(dest="demo", required=True)
+    d = demos.add_parser("pto", help="pulse-train output: max sustained frequency and period jitter per row")
+    d.add_argument("--cores", help="rows, comma-separated (default: every row whose SoC has the PTO)")
+    d.add_argument("--out", help="results folder (default: results/): pto.json, pto.md, report.html")
+    d.add_argument("--board", default="sim")
+    d.add_argument("--port", help="board: its serial device (not implemented yet)")
+    d.set_defaults(fn=cmd_demo_pto)
 
     p = sub.add_parser("build", help="build the simulation model, or a board's bitstream and report")
     p.add_argument("--board", default="sim", help=f"{', '.join(board_names())} (default sim)")

@@ -145,7 +145,6 @@ def test_demo_and_bench_share_one_page(tmp_path):
 
 
 def test_cli_errors():
-    assert_one_line_error(irqlab("demo", "nope"), "nope", "pto")
     assert_one_line_error(irqlab("demo", "pto", "--cores", "nope"), "nope")
     assert_one_line_error(irqlab("demo", "pto", "--port", "/dev/null"), "simulation")
 

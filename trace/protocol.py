@@ -234,12 +234,13 @@ APP_PROTOCOLS = {p.app: p for p in [
         "MARK_B": (0x49, "the task that runs next, first thing: payload: the case it ends (CASE_*)"),
         "ROUTINE": (0x4A, "a routine starts; payload: its ROUTINE_* bit, with CTXSW_BACKGROUND_FLAG in the pass with background load"),
     }, values=_ctxsw_values()),
-    # The PTO demo (fw/pto/, irqlab/demos/pto.py); the pin itself is hardware line PTO_TRACE_LINE.
+    # The PTO demo (fw/pto/, irqlab/demos/pto.py); the pin itself is hardware
+    # line PTO_TRACE_LINE. Channels from 0x68: the Modbus demo has 0x60..0x62.
     AppProtocol("pto", channels={
-        "TRAIN": (0x60, "a train starts (the timer is enabled next); payload: its pulses"),
-        "DONE": (0x61, "the train ended; payload: edges the timer made"),
-        "MISSES": (0x62, "after DONE: edges that came late (the timer's count, as the firmware read it)"),
-        "WORK": (0x63, "after MISSES: steps of background work done during the train"),
+        "TRAIN": (0x68, "a train starts (the timer is enabled next); payload: its pulses"),
+        "DONE": (0x69, "the train ended; payload: edges the timer made"),
+        "MISSES": (0x6A, "after DONE: edges that came late (the timer's count, as the firmware read it)"),
+        "WORK": (0x6B, "after MISSES: steps of background work done during the train"),
     }, values={
         "PTO": ("the demo's constants", {
             "TRACE_LINE": (rec.HW_PTO, "the hardware trace line of the PTO pin (trace/record.py HW_PTO)")}),
