@@ -1,6 +1,7 @@
 """What every board brings out: generator lines and a handler GPIO on header
-pins (for an external logic analyzer), the reserved PTO pins held idle, the
-Modbus UART's pins, and LEDs. The pins come from the board's descriptor (BOARD)."""
+pins (for an external logic analyzer), the pulse-train output on the first
+PTO pin (the others held low), the Modbus UART's pins, and LEDs. The pins
+come from the board's descriptor (BOARD)."""
 
 from migen import *
 
@@ -31,10 +32,12 @@ class BoardIO(Module):
         for i in range(len(board.gen_lines)):
             self.comb += gen[i].eq(lines[i])
         self.comb += request_header(platform, "handler_gpio", [board.handler_gpio]).eq(gpio.out)
-        # Reserved for later issues: the pins are claimed (so nothing else
-        # takes them) and held at their idle levels.
         if board.pto:
-            self.comb += request_header(platform, "pto", board.pto).eq(0)
+            pto = request_header(platform, "pto", board.pto)
+            pin = soc.pto.pin if hasattr(soc, "pto") else 0
+            self.comb += pto.eq(Cat(pin, Replicate(0, len(board.pto) - 1)) if len(board.pto) > 1 else pin)
+        # Reserved for a later issue: the pins are claimed (so nothing else
+        # takes them) and held at their idle levels.
         if board.modbus:
             m = board.modbus
             u = getattr(soc, "modbus", None)   # the SoC's Modbus UART (soc/modbus_uart.py), if it has one

@@ -79,7 +79,7 @@ class BoardDescriptor:
     link: Optional[SerialLink] = None
     gen_lines: tuple = ()                       # HeaderPin per generator line, from line 0
     handler_gpio: Optional[HeaderPin] = None
-    pto: tuple = ()                             # pulse-train outputs (reserved: held low)
+    pto: tuple = ()                             # pulse-train outputs: the first is the PTO timer's pin, the rest held low
     modbus: Optional[ModbusPins] = None         # the Modbus UART's pins (soc/modbus_uart.py; idle without one)
     bench_defaults: dict = field(default_factory=dict)  # firmware settings of `irqlab bench --board`
     # The bus-stress master (soc/busstress.py: the matrix's T7 and B-Lmax) in

@@ -73,7 +73,8 @@ def write_outputs(results, out_dir):
     plotted = report.plot_latency(results, os.path.join(out_dir, "latency.png"))
     report.write_text(os.path.join(out_dir, "report.md"),
                       report.markdown(results, "latency.png" if plotted else None))
-    htmlreport.write(resultsfile.runs_of(results, os.path.join(out_dir, "bench.json")), out_dir)
+    # One page with whatever else the folder holds (a demo's results).
+    htmlreport.write(resultsfile.load(resultsfile.reported_in(out_dir)), out_dir)
 
 
 def bench(cores=None, board="sim", out_dir=None, config=None, progress=None):

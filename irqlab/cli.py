@@ -47,6 +47,18 @@ def cmd_bench(args):
         _bench_digits(args)
 
 
+def cmd_demo_pto(args):
+    """`irqlab demo pto` (irqlab/demos/pto.py): simulation; boards not yet."""
+    from irqlab import paths
+    from irqlab.demos import pto
+    from irqlab.errors import BenchError
+    from irqlab.progress import Progress
+    if args.board != "sim" or args.port:
+        raise BenchError("the PTO demo runs in simulation only so far (leave out --board/--port)")
+    results = pto.demo(_cores(args.cores), args.out, Progress())
+    pto.print_results(results, args.out or paths.RESULTS)
+
+
 def _fw_option_arg(p, prefix=""):
     from irqlab.fwoptions import OPTIONS
     p.add_argument("--fw-option", action="append", metavar="NAME",
@@ -425,6 +437,15 @@ def parser():
     p.add_argument("--baud", type=int, help="board: the link's baud rate (default: the board's, 3000000)")
     _fw_option_arg(p, "ctxsw: ")
     p.set_defaults(fn=cmd_bench)
+
+    p = sub.add_parser("demo", help="the demos of the SoC in use (issue #13)")
+    demos = p.add_subparsers(dest="demo", required=True)
+    d = demos.add_parser("pto", help="pulse-train output: max sustained frequency and period jitter per row")
+    d.add_argument("--cores", help="rows, comma-separated (default: every row whose SoC has the PTO)")
+    d.add_argument("--out", help="results folder (default: results/): pto.json, pto.md, report.html")
+    d.add_argument("--board", default="sim")
+    d.add_argument("--port", help="board: its serial device (not implemented yet)")
+    d.set_defaults(fn=cmd_demo_pto)
 
     p = sub.add_parser("build", help="build the simulation model, or a board's bitstream and report")
     p.add_argument("--board", default="sim", help=f"{', '.join(board_names())} (default sim)")

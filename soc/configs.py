@@ -61,6 +61,9 @@ class SocConfig:
     # The Modbus-RTU UART (soc/modbus_uart.py) on an interrupt line of its
     # own: off where the core has no free line (CV32E40P's 16 are taken).
     modbus_uart: bool = True
+    # The pulse-train output (soc/pto.py): a timer toggling a pin in hardware
+    # with an interrupt per edge, for the PTO demo (irqlab/demos/pto.py).
+    pto: bool = True
     # Sizes in bytes: ROM (the firmware built into the SoC), SRAM (data,
     # stack), main RAM (firmware loaded over the serial link).
     rom_size: int = 0x8000
@@ -137,6 +140,7 @@ class SocConfig:
             "IRQLAB_HAS_FASTIRQ": int(self.fast_irq),
             "IRQLAB_HAS_MODBUS_UART": int(self.modbus_uart),
             "IRQLAB_HAS_CACHES": int(self.caches),
+            "IRQLAB_HAS_PTO": int(self.pto),
         })
         return f
 

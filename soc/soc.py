@@ -11,7 +11,8 @@ The SoC grows by `add_<thing>()`; each peripheral with an interrupt claims
 its lines from the interrupt map (soc/irqmap.py), which exports them to the
 firmware (IRQLAB_IRQ_<NAME>) and to the host (`facts()`, written beside the
 headers as soc.json). Today's map (core interrupt inputs, or CLIC sources):
-    0..6   LiteX's own peripherals (the UART)
+    0..5   LiteX's own peripherals (the UART)
+    6      the pulse-train output (SoCs with `pto`)
     7      machine timer (the number of RISC-V's machine timer cause)
     8..15  interrupt generator lines 0..7
     16     the Modbus UART (SoCs with `modbus_uart`)
@@ -37,8 +38,12 @@ from irqlab.soc.clic import CLIC
 from irqlab.soc.tcm import TcmRegion, window_clashes
 from irqlab.soc.busstress import BusStress
 from irqlab.soc.modbus_uart import ModbusUART, divisor_for
+from irqlab.soc.pto import PulseTrainOutput
 
-LITEX_IRQS = range(0, 7)   # LiteX's IRQ manager places its peripherals here
+LITEX_IRQS = range(0, 6)   # LiteX's IRQ manager places its peripherals here
+# Below 16: every interrupt model dispatches it (csr-mask's table, the
+# CV32E40P's 16 local interrupts) and the trace unit sees it (line 16 + 6).
+PTO_IRQ = 6
 MTIMER_IRQ = 7
 STIM_BASE = 0x90000000
 CLIC_BASE = 0xA0000000
@@ -102,6 +107,8 @@ class IrqlabSoC(SoCCore):
             self.add_bus_stress()
         if cfg.modbus_uart:
             self.add_modbus_uart()
+        if cfg.pto:
+            self.add_pto()
         self.add_constant("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES)
         clashes = window_clashes(self.tcm_regions, {n: (r.origin, r.size) for n, r in self.bus.regions.items()})
         assert not clashes, f"bus regions in a TCM's decode window (soc/tcm.py): {clashes}"
@@ -129,7 +136,7 @@ class IrqlabSoC(SoCCore):
                           r.exec_valid.eq(c.exec_valid), r.exec_pc.eq(c.exec_pc)]
         self.bus.add_slave("stim", self.tracer.bus, SoCRegion(origin=STIM_BASE, size=0x400, cached=False))
         self.add_constant("IRQLAB_STIM_BASE", STIM_BASE)
-        self.traced_cpu_irqs = min(traced_lines - rec.HW_CPU_IRQ, len(self.cpu.interrupt))
+        self.traced_cpu_irqs = min(traced_lines - rec.HW_CPU_IRQ, rec.N_CPU_IRQ_TRACED, len(self.cpu.interrupt))
 
     def add_mtimer(self):
         """The machine timer: memory-mapped mtime/mtimecmp (CLINT layout) and
@@ -205,6 +212,16 @@ class IrqlabSoC(SoCCore):
                                      round(self.sys_clk_freq * MODBUS_SILENCE_US / 1e6))
         self.comb += self.cpu.interrupt[self.irqmap.claim("modbus")].eq(u.ev.irq)
 
+    def add_pto(self):
+        """The pulse-train output (soc/pto.py): its interrupt on line
+        IRQLAB_IRQ_PTO, its pin on trace line HW_PTO (a board brings the pin
+        out on its first reserved PTO header pin: boards/common.py)."""
+        self.pto = PulseTrainOutput()
+        # Its CSRs in the last page: LiteX places the others in name order,
+        # so every other CSR keeps the address it had without the PTO.
+        self.csr.add("pto", n=self.csr.n_locs - 1)
+        self.comb += self.cpu.interrupt[self.irqmap.claim("pto", at=PTO_IRQ)].eq(self.pto.irq)
+
     def add_csr_bridge(self, name="csr", origin=None, register=False):
         # Registered: the decode of the many generator and trace CSRs then stays
         # off the CPU bus's critical path (one more cycle per CSR access).
@@ -219,6 +236,8 @@ class IrqlabSoC(SoCCore):
             hw[rec.HW_GEN_PHASE:rec.HW_GEN_PHASE + rec.N_GEN_LINES].eq(self.irqgen.phases),
             hw[rec.HW_CPU_IRQ:rec.HW_CPU_IRQ + n].eq(irq[:n]),
         ]
+        if hasattr(self, "pto") and len(hw) > rec.HW_PTO:
+            self.comb += hw[rec.HW_PTO].eq(self.pto.pin)
         if hasattr(self, "serial_pads"):
             self.comb += [
                 self.serial_phy.source.connect(self.uart.sink),
@@ -249,7 +268,9 @@ class IrqlabSoC(SoCCore):
             "irq": self.irqmap.facts(),
             "trace": {"hw_lines": len(self.tracer.hw_lines), "gen_line": rec.HW_GEN_LINE,
                       "gen_phase": rec.HW_GEN_PHASE, "cpu_irq": rec.HW_CPU_IRQ,
-                      "cpu_irqs_traced": self.traced_cpu_irqs, "retire_port": cfg.retire_port},
+                      "cpu_irqs_traced": self.traced_cpu_irqs, "retire_port": cfg.retire_port,
+                      "pto": rec.HW_PTO if hasattr(self, "pto") and len(self.tracer.hw_lines) > rec.HW_PTO else None},
+            "pto": {"irq": self.irqmap.line("pto")} if hasattr(self, "pto") else None,
             "clic": None,
             "mtimer": {"base": MTIMER_BASE, "mtime": MTIMER_BASE + mtimer_regs.MTIME,
                        "mtimecmp": MTIMER_BASE + mtimer_regs.MTIMECMP, "mtip": self.has_mtip},

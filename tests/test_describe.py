@@ -19,8 +19,8 @@ def words(tb):
 
 
 def test_lines_and_edges_by_name():
-    tb = TraceBuilder().hw(5, rise=1 << 0 | 1 << 24, fall=1 << 8).hw(6, fall=1 << 31 | 1 << 3)
-    assert words(tb) == ["gen0 rise, irq8 rise, phase0 fall", "gen3 fall, irq15 fall"]
+    tb = TraceBuilder().hw(5, rise=1 << 0 | 1 << 24, fall=1 << 8).hw(6, fall=1 << 31 | 1 << 30 | 1 << 3)
+    assert words(tb) == ["gen0 rise, irq8 rise, phase0 fall", "gen3 fall, irq14 fall, pto fall"]
     assert rec.LINE_NAMES[:9] == ["gen0", "gen1", "gen2", "gen3", "gen4", "gen5", "gen6", "gen7", "phase0"]
     assert rec.LINE_NAMES[16] == "irq0" and len(rec.LINE_NAMES) == 32
 

@@ -8,7 +8,7 @@ import html
 import os
 
 from irqlab.errors import ResultsError
-from irqlab.host import compare, plots
+from irqlab.host import compare, plots, pto
 from irqlab.host.atomic import atomic_open
 from irqlab.host.benchmarks import BENCHMARKS, b_execute
 
@@ -89,12 +89,15 @@ def write(runs, out_dir, warn=lambda msg: None):
         html.escape(f"{os.path.basename(p)} ({runs_of_path[0].source}, {runs_of_path[0].results.get('date', '?')})")
         for p, runs_of_path in _by_file(runs).items()) + ".</p>"]
 
-    rows = compare.rows(runs)
-    body += ["<h2>Headline</h2>",
-             _table(compare.HEADERS, [[r[h] for h in compare.HEADERS] for r in rows],
-                    ["reference" if r["kind"] == compare.REFERENCE else "" for r in rows]),
-             f'<p class="note">{html.escape(compare.FOOTNOTE)}</p><ul class="note">'
-             + "".join(f"<li>{html.escape(p)}</li>" for p in compare.papers()) + "</ul>"]
+    demo_runs = [r for r in runs if r.entry.get("pto")]
+    runs = [r for r in runs if not r.entry.get("pto")]
+    if runs:
+        rows = compare.rows(runs)
+        body += ["<h2>Headline</h2>",
+                 _table(compare.HEADERS, [[r[h] for h in compare.HEADERS] for r in rows],
+                        ["reference" if r["kind"] == compare.REFERENCE else "" for r in rows]),
+                 f'<p class="note">{html.escape(compare.FOOTNOTE)}</p><ul class="note">'
+                 + "".join(f"<li>{html.escape(p)}</li>" for p in compare.papers()) + "</ul>"]
 
     for bench in _benchmarks(runs):
         held = [r for r in runs if r.test(bench)]
@@ -116,6 +119,16 @@ def write(runs, out_dir, warn=lambda msg: None):
                  "from the raw traces (cycles after A).</p>", _img("report-timeline.png", "timeline")]
 
     body += _modbus(out_dir, warn)
+    if demo_runs:
+        body += ["<h2>PTO demo</h2>",
+                 '<p class="note">The pulse-train output (issue #13, seed 002 Sec. 5.4): per row the highest '
+                 "frequency sustained with no late edge, and the period jitter against frequency with the "
+                 "background task running, from the trace of the pin.</p>",
+                 _table(pto.HEADERS, pto.table_rows({"cores": {r.name: r.entry for r in demo_runs}})),
+                 f'<p class="note">{html.escape(pto.LEGEND)}</p>']
+        if plots.pto_jitter(demo_runs, os.path.join(out_dir, "report-pto-jitter.png")):
+            body.append(_img("report-pto-jitter.png", "PTO jitter against frequency"))
+
     page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
             "<title>irqlab benchmark report</title>", f"<style>{STYLE}</style></head><body>"] \
         + body + ["</body></html>", ""]

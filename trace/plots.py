@@ -244,3 +244,39 @@ def rtos_timeline(tl, path, start, end, symbols=None, title=None):
         ax.legend(fontsize=7, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=3, frameon=False,
                   borderaxespad=0.2)
     return _save(fig, path)
+
+
+def pto_jitter(runs, path):
+    """The PTO demo: normalized period jitter (%) against the PTO frequency
+    (kHz, log scale), one curve per row, the seed-002 bars as lines."""
+    curves = []
+    for r in runs:
+        pts = [(p["khz"], 100 * p["jitter"]) for p in r.entry.get("pto", {}).get("points", [])
+               if p.get("jitter") is not None]
+        if pts:
+            curves.append((r.name, sorted(pts), r.entry["pto"].get("max_khz")))
+    if not curves:
+        return False
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for name, pts, max_khz in curves:
+        line, = ax.plot([k for k, _ in pts], [j for _, j in pts], marker="o", label=f"{name} (max {max_khz:.0f} kHz)")
+        if max_khz:
+            ax.axvline(max_khz, color=line.get_color(), linestyle=":", linewidth=1)
+    ax.axhline(10, color="grey", linestyle="--", linewidth=1)
+    ax.text(10, 10.3, "10 % at 100 kHz: demanding applications' limit", fontsize=7, color="grey")
+    ax.axvline(20, color="grey", linestyle="--", linewidth=1)
+    ax.text(20.5, 0.05, "20 kHz: actuation", fontsize=7, color="grey", rotation=90, va="bottom")
+    ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=1)
+    ax.set_ylim(bottom=0)
+    from matplotlib.ticker import FuncFormatter
+    fmt = FuncFormatter(lambda v, _: f"{v:g}")
+    ax.xaxis.set_major_formatter(fmt)
+    ax.yaxis.set_major_formatter(fmt)
+    ax.set_xlabel("PTO frequency (kHz, at 50 MHz)")
+    ax.set_ylabel("period jitter (% of the period)")
+    ax.set_title("PTO: jitter against frequency, background task running (dotted: max sustained)")
+    ax.legend(fontsize=8)
+    ax.grid(True, which="both", alpha=0.3)
+    return _save(fig, path)

@@ -123,6 +123,15 @@ CONFIGS = {c.app: c for c in [
     ConfigBlock("digits-rtos", _magic("irlR"), (
         Field("inferences", 128, "digit recognitions the FreeRTOS task runs (fw/digits-rtos)"),
     )),
+    ConfigBlock("pto", _magic("irlO"), (
+        Field("trains", 1, "trains run one after the other, each to the specification below"),
+        Field("pulses", 1000, "pulses in a train (two edges each)"),
+        Field("start_interval", 2500, "the first pulse's half-period in cycles (2500: 10 kHz at 50 MHz)"),
+        Field("cruise_interval", 2500, "the half-period the acceleration ramp ends at (with delta_q8)"),
+        Field("delta_q8", 0, "per-pulse change of the half-period on the ramps, in 1/256 cycles; 0: a square wave"),
+        Field("background", 1, "1: the unrelated background task runs during the trains; 0: not"),
+        Field("seed", 0x1234567, "the background workload's seed"),
+    )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
 ]}
@@ -266,6 +275,17 @@ APP_PROTOCOLS = {p.app: p for p in [
             "LABEL_SHIFT": (20, "the image's label, 4 bits from here"),
             "DIFFERS": (1 << 24, "set: the class differs from the host's integer reference (a bug)"),
         }),
+    }),
+    # The PTO demo (fw/pto/, irqlab/demos/pto.py); the pin itself is hardware
+    # line PTO_TRACE_LINE. Channels from 0x68: the Modbus demo has 0x60..0x62.
+    AppProtocol("pto", channels={
+        "TRAIN": (0x68, "a train starts (the timer is enabled next); payload: its pulses"),
+        "DONE": (0x69, "the train ended; payload: edges the timer made"),
+        "MISSES": (0x6A, "after DONE: edges that came late (the timer's count, as the firmware read it)"),
+        "WORK": (0x6B, "after MISSES: steps of background work done during the train"),
+    }, values={
+        "PTO": ("the demo's constants", {
+            "TRACE_LINE": (rec.HW_PTO, "the hardware trace line of the PTO pin (trace/record.py HW_PTO)")}),
     }),
 ]}
 _APP_CHANNELS = [v for p in APP_PROTOCOLS.values() for v, _ in p.channels.values()]

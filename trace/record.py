@@ -66,16 +66,23 @@ def core_exec_age(payload):
 N_GEN_LINES = 8
 HW_GEN_LINE = 0       # lines 0..7: interrupt generator outputs
 HW_GEN_PHASE = 8      # lines 8..15: generator stimulation-phase envelopes
-HW_CPU_IRQ = 16       # lines 16..31: CPU interrupt inputs 0..15
+HW_CPU_IRQ = 16       # lines 16..30: CPU interrupt inputs 0..14
+N_CPU_IRQ_TRACED = 15
+# Line 31: the pulse-train output's pin (soc/pto.py), both edges. It took the
+# place of the core's input 15, which is generator line 7: line 7 holds the
+# same signal in the same cycle, so nothing was lost.
+HW_PTO = 31
 N_HW_LINES = 32
 
 
 def line_name(line):
     """The name of hardware line `line` (a bit of the TYPE_HW masks): gen0..7
     (generator outputs), phase0..7 (their stimulation-phase envelopes),
-    irq0..15 (the CPU's interrupt inputs)."""
+    irq0..14 (the CPU's interrupt inputs), pto (the pulse-train output pin)."""
     if not 0 <= line < N_HW_LINES:
         raise ValueError(f"no hardware line {line}")
+    if line == HW_PTO:
+        return "pto"
     if line >= HW_CPU_IRQ:
         return f"irq{line - HW_CPU_IRQ}"
     if line >= HW_GEN_PHASE:

@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass
 
 from irqlab.errors import ResultsError
+from irqlab.host import pto
 
 
 @dataclass
@@ -69,3 +70,13 @@ def load(paths):
     if not runs:
         raise ResultsError(f"no core in {', '.join(paths)}")
     return runs
+
+
+# The results files one report page shows together when they share a folder:
+# the benchmarks (irqlab bench) and the demos (irqlab demo).
+REPORTED_FILES = ("bench.json", pto.RESULTS_FILE)
+
+
+def reported_in(out_dir):
+    """The results files of REPORTED_FILES present in out_dir, in that order."""
+    return [os.path.join(out_dir, f) for f in REPORTED_FILES if os.path.exists(os.path.join(out_dir, f))]

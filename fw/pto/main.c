@@ -1,0 +1,145 @@
+/* The PTO demo (issue #13; seed 002 Sec. 5.4): a planner task prepares a
+ * pulse-train specification (a motion profile: initial half-period, per-pulse
+ * change, pulse count) and starts the PTO timer (soc/pto.py); the timer
+ * toggles the pin in hardware at each compare and interrupts; the handler,
+ * a plain C handler on the row's interrupt HAL, computes the next interval
+ * and writes it before the next edge is due. An unrelated background task
+ * runs all along. The figures come from the trace of the pin (trace line
+ * HW_PTO): the host measures every interval (irqlab/demos/pto.py). A late
+ * write is counted by the timer (`misses`); the firmware reports the count
+ * (CH_MISSES) and the host also finds each late edge in the trace.
+ *
+ * Parameters: the configuration block "pto" (trace/protocol.py).
+ *
+ * expect: pto: ok
+ */
+#include "irqlab.h"
+#include "FreeRTOS.h"
+#include "task.h"
+#include "pto.h"
+
+#if !IRQLAB_HAS_PTO
+#error "the PTO demo needs a SoC with the pulse-train output (soc/configs.py pto)"
+#endif
+
+#define IRQ IRQLAB_IRQ_PTO
+#define PRIO_BACKGROUND 1
+#define PRIO_PLANNER    2
+/* Above the kernel's level where there are levels: the handler never calls
+ * the kernel, so the kernel's critical sections need not hold it off. */
+#define PTO_LEVEL 0xC0u
+
+/* The handler's state: the profile and the edges still to program. */
+static struct pto_profile profile;
+static uint32_t edges_left;       /* edges the handler has still to program */
+static uint32_t interval;         /* the current pulse's half-period (cycles) */
+static volatile uint32_t train_done;
+
+/* One edge has come: program the next one, or stop after the last. Edge j
+ * (1-based) programs edge j + 1: the same half-period after a rise (the
+ * pulse's second half), the profile's next one after a fall. */
+void IRQ_HANDLER(IRQ)(void) {
+    uint32_t left = edges_left;
+    if (left == 0) {
+        pto_ctrl_write(0);                        /* the last fall: stop, interrupt cleared */
+        train_done = 1;
+        return;
+    }
+    edges_left = left - 1;
+    if ((left & 1) == 0)                          /* an even count left: a pulse ended */
+        interval = pto_profile_next(&profile);
+    pto_next_write(interval);                     /* arms the edge, acknowledges */
+#if !IRQLAB_IRQ_MODEL_CLIC
+    /* A level line: the store may still be on its way when the handler
+     * returns (a fast return would take the same edge twice); a load from
+     * the timer waits for it. */
+    (void)pto_status_read();
+#endif
+}
+
+static volatile uint32_t background_work;
+
+static void background_task(void *arg) {
+    uint32_t state = irqlab_config.seed;
+    for (;;) {
+        state = background_step(state);
+        background_work++;
+    }
+}
+
+static void run_train(const struct pto_spec *s) {
+    pto_profile_start(&profile, s);
+    interval = profile.q8 >> 8;
+    edges_left = 2 * s->pulses - 1;               /* the first edge is programmed here */
+    train_done = 0;
+    uint32_t work0 = background_work;
+    stim(CH_TRAIN, s->pulses);
+    irq_enable(IRQ);
+    pto_next_write(interval);                     /* arms the first edge: exact from the enable */
+    pto_ctrl_write(1);
+    /* Asleep for the train and a tick more (an upper bound: the ramps only
+     * shorten it), so no tick during the train switches tasks; then a look
+     * every tick. */
+    uint64_t cycles = 2ull * s->pulses * (s->start_q8 >> 8);
+    vTaskDelay((TickType_t)(cycles / (configCPU_CLOCK_HZ / configTICK_RATE_HZ)) + 1);
+    while (!train_done)
+        vTaskDelay(1);
+    irq_disable(IRQ);
+    uint32_t edges = pto_edges_read(), misses = pto_misses_read();
+    stim(CH_DONE, edges);
+    stim(CH_MISSES, misses);
+    stim(CH_WORK, background_work - work0);
+    console_printf("pto: %u pulses, %u edges, %u late, background work %u\n",
+                   s->pulses, edges, misses, background_work - work0);
+    if (edges != 2 * s->pulses) {
+        console_printf("pto: FAILED: %u edges, %u expected\n", edges, 2 * s->pulses);
+        irqlab_exit(1);
+    }
+}
+
+/* The planner: prepares the specification from the configuration and runs it. */
+static void planner(void *arg) {
+    const volatile struct irqlab_config *c = &irqlab_config;
+    struct pto_spec s = {
+        .pulses = c->pulses, .start_q8 = c->start_interval << 8,
+        .cruise_q8 = c->cruise_interval << 8, .delta_q8 = c->delta_q8,
+    };
+    if (s.pulses == 0 || c->start_interval < 2 || (s.delta_q8 && c->cruise_interval < 2)) {
+        console_printf("pto: FAILED: bad specification\n");
+        irqlab_exit(1);
+    }
+    if (c->background &&
+        xTaskCreate(background_task, "bg", configMINIMAL_STACK_SIZE, NULL, PRIO_BACKGROUND, NULL) != pdPASS) {
+        console_printf("pto: FAILED: no background task\n");
+        irqlab_exit(1);
+    }
+    vTaskDelay(2);                                /* the background task is under way */
+    for (uint32_t i = 0; i < c->trains; i++)
+        run_train(&s);
+    console_printf("pto: ok\n");
+    taskDISABLE_INTERRUPTS();                     /* no tick event after the end: the trace drains */
+    irqlab_exit(0);
+}
+
+extern char trap_entry_direct[];
+
+int main(void) {
+    irq_init();
+#if !IRQLAB_IRQ_MODEL_CLIC
+    /* Every trap through FreeRTOS's port (as fw/freertos/main.c). */
+    CSRW(mtvec, (uint32_t)trap_entry_direct | (IRQLAB_HW_VECTORING ? 1 : 0));
+#endif
+    /* The CLIC: edge-triggered, its pending bit cleared as the handler is
+     * taken, so the handler's store needs not land before it returns. */
+    irq_configure(IRQ, IRQLAB_IRQ_MODEL_CLIC ? IRQ_TRIG_EDGE : IRQ_TRIG_LEVEL, PTO_LEVEL);
+    tracer_rise_en_write(1u << PTO_TRACE_LINE);   /* hardware: the pin's edges only */
+    tracer_fall_en_write(1u << PTO_TRACE_LINE);
+    tracer_enable_write(1);
+    if (xTaskCreate(planner, "plan", 2 * configMINIMAL_STACK_SIZE, NULL, PRIO_PLANNER, NULL) != pdPASS) {
+        console_printf("pto: FAILED: no planner task\n");
+        irqlab_exit(1);
+    }
+    vTaskStartScheduler();
+    console_printf("pto: FAILED: the scheduler returned\n");
+    irqlab_exit(1);
+}
