@@ -534,8 +534,6 @@ def parser():
     p.add_argument("--allow-gaps", action="store_true", help="read past corruption instead of failing")
     p.set_defaults(fn=cmd_timeline)
 
-    p = sub.add_parser("demo", help="the demos of the SoC in use (issue #13)")
-    demos = p.add_subparsers(dest="demo", required=True)
     d = demos.add_parser("modbus", help="a Modbus-RTU slave beside a background task; pymodbus as the master")
     d.add_argument("--cores", help="rows, comma-separated (default: every row whose SoC has the Modbus UART)")
     d.add_argument("--bauds", help="baud rates, comma-separated (default: 115200,230400,500000,1000000,2000000)")
