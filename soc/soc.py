@@ -105,10 +105,10 @@ class IrqlabSoC(SoCCore):
             # The target's choice (boards/descriptor.py `bus_stress`): idle, the
             # master never takes the bus from the CPU, so no other figure moves.
             self.add_bus_stress()
+        if cfg.pto:
+            self.add_pto()            # first: its line is fixed (PTO_IRQ)
         if cfg.modbus_uart:
             self.add_modbus_uart()
-        if cfg.pto:
-            self.add_pto()
         self.add_constant("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES)
         clashes = window_clashes(self.tcm_regions, {n: (r.origin, r.size) for n, r in self.bus.regions.items()})
         assert not clashes, f"bus regions in a TCM's decode window (soc/tcm.py): {clashes}"
