@@ -230,7 +230,15 @@ class FastIrqPlugin extends Plugin[VexRiscv] with FastIrqControl {
         val inFrame = offset(31 downto 7) === 0 && low >= (slot @@ U"00") && low < frameBytes.resize(7)
         val conflict = arbitration.isValid && input(dbus.MEMORY_ENABLE) && draining &&
                        (!baseReady || inFrame)
-        when(conflict) { arbitration.haltByOther := True }
+        // The stall holds the access itself (haltItself, and no bus command),
+        // not as another stage's halt (haltByOther): execute's `isStuckByOthers`
+        // gates its jumps (TrapCsrPlugin's mret and emret) and so the fetch pc
+        // and the ITCM's address, and a load or store never jumps. With
+        // haltByOther the compare lay on that path (the ULX3S's longest).
+        when(conflict) {
+          arbitration.haltItself := True
+          dbus.dBus.cmd.valid := False
+        }
       }
 
       entryBlocked := draining || injecting ||
