@@ -215,9 +215,8 @@ class FastIrqPlugin extends Plugin[VexRiscv] with FastIrqControl {
       // it does not wrap, and that is: offset = address - base in
       // [4*slot, FRAME). The offset is taken from the address's operands
       // (SrcPlugin: SRC_ADD = SRC1 + SRC2 for a load or store) in one carry
-      // chain after a carry-save step, not from SRC_ADD through two 32-bit
-      // compares: the halt stalls the fetch, and adder, compares and stall
-      // were the ULX3S's critical path (44 MHz).
+      // chain after a carry-save step, not from SRC_ADD through two more
+      // 32-bit compares (three carry chains in a row on the ULX3S).
       execute plug new Area {
         import execute._
         val x = input(SRC1).asUInt
@@ -230,11 +229,12 @@ class FastIrqPlugin extends Plugin[VexRiscv] with FastIrqControl {
         val inFrame = offset(31 downto 7) === 0 && low >= (slot @@ U"00") && low < frameBytes.resize(7)
         val conflict = arbitration.isValid && input(dbus.MEMORY_ENABLE) && draining &&
                        (!baseReady || inFrame)
-        // The stall holds the access itself (haltItself, and no bus command),
-        // not as another stage's halt (haltByOther): execute's `isStuckByOthers`
-        // gates its jumps (TrapCsrPlugin's mret and emret) and so the fetch pc
-        // and the ITCM's address, and a load or store never jumps. With
-        // haltByOther the compare lay on that path (the ULX3S's longest).
+        // The access halts itself (haltItself, its bus command withheld
+        // here), not execute as another stage's halt (haltByOther) would:
+        // execute's `isStuckByOthers` gates the jumps it makes (mret, emret:
+        // TrapCsrPlugin's `go`), hence the fetch pc and the ITCM's address,
+        // and a load or store never jumps. With haltByOther this compare lay
+        // on that path: 42 MHz on the ULX3S, not 50 (cores/README.md).
         when(conflict) {
           arbitration.haltItself := True
           dbus.dBus.cmd.valid := False
