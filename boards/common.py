@@ -1,6 +1,6 @@
 """What every board brings out: generator lines and a handler GPIO on header
-pins (for an external logic analyzer), the reserved PTO and Modbus pins held
-idle, and LEDs. The pins come from the board's descriptor (BOARD)."""
+pins (for an external logic analyzer), the reserved PTO pins held idle, the
+Modbus UART's pins, and LEDs. The pins come from the board's descriptor (BOARD)."""
 
 from migen import *
 
@@ -37,9 +37,12 @@ class BoardIO(Module):
             self.comb += request_header(platform, "pto", board.pto).eq(0)
         if board.modbus:
             m = board.modbus
-            self.comb += request_header(platform, "modbus_tx", [m.tx]).eq(1)
-            self.comb += request_header(platform, "modbus_de", [m.de]).eq(0)
-            request_header(platform, "modbus_rx", [m.rx])
+            u = getattr(soc, "modbus", None)   # the SoC's Modbus UART (soc/modbus_uart.py), if it has one
+            self.comb += request_header(platform, "modbus_tx", [m.tx]).eq(u.tx if u else 1)
+            self.comb += request_header(platform, "modbus_de", [m.de]).eq(u.de if u else 0)
+            rx = request_header(platform, "modbus_rx", [m.rx])
+            if u:
+                self.comb += u.rx.eq(rx)
         # LEDs: the first lines, the handler GPIO, and a heartbeat.
         leds = list(leds)
         if leds:

@@ -80,8 +80,13 @@ class BoardDescriptor:
     gen_lines: tuple = ()                       # HeaderPin per generator line, from line 0
     handler_gpio: Optional[HeaderPin] = None
     pto: tuple = ()                             # pulse-train outputs (reserved: held low)
-    modbus: Optional[ModbusPins] = None         # Modbus UART (reserved: TX idle high, DE low)
+    modbus: Optional[ModbusPins] = None         # the Modbus UART's pins (soc/modbus_uart.py; idle without one)
     bench_defaults: dict = field(default_factory=dict)  # firmware settings of `irqlab bench --board`
+    # The bus-stress master (soc/busstress.py: the matrix's T7 and B-Lmax) in
+    # the target's SoC: the simulator has it; the boards leave it out, since
+    # a third master on the crossbar gives every slave a wider arbiter and
+    # the ULX3S's 50 MHz build stopped routing in time with it.
+    bus_stress: bool = False
 
     @property
     def is_fpga(self):

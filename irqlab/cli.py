@@ -30,9 +30,12 @@ def cmd_cores(args):
 
 
 def cmd_bench(args):
-    if args.samples is not None and args.suite in ("latency", "matrix"):
+    if args.samples is not None and args.suite in ("latency", "matrix", "digits"):
         from irqlab.errors import BenchError
         raise BenchError("--samples is the context-switch suite's: use it with --suite ctxsw or all")
+    if args.inferences is not None and args.suite != "digits":
+        from irqlab.errors import BenchError
+        raise BenchError("--inferences is the digits workload's: use it with --suite digits")
     if args.fw_option and args.suite != "ctxsw":
         from irqlab.errors import BenchError
         raise BenchError("--fw-option is the context-switch suite's: use it with --suite ctxsw")
@@ -40,6 +43,8 @@ def cmd_bench(args):
         _bench_latency(args)
     if args.suite in ("ctxsw", "all"):
         _bench_ctxsw(args)
+    if args.suite == "digits":
+        _bench_digits(args)
 
 
 def _fw_option_arg(p, prefix=""):
@@ -67,6 +72,32 @@ def _bench_ctxsw(args):
     ctxswbench.print_results(results, args.out or paths.RESULTS)
 
 
+def paper_scale(clock_hz):
+    """Seed 004's phase sizes (Sec. 3.2) in cycles at `clock_hz`: latency
+    phases of a 1 ms trigger and a 4 ms pause, 2,400 per matrix case (which
+    runs lat_count / 4); throughput phases of 9.75 s held and 0.25 s paused,
+    12 of them (a 120 s trace)."""
+    ms = int(clock_hz // 1000)
+    return {"lat_count": 4 * 2400, "lat_period": 5 * ms - 1, "lat_jitter": 0xFFFF,
+            "tp_phases": 12, "tp_high": 9750 * ms, "tp_low": 250 * ms}
+
+
+def _bench_digits(args):
+    """The background workload alone (irqlab/digitsbench.py), simulation only."""
+    from irqlab import digitsbench, paths
+    from irqlab.errors import BenchError
+    from irqlab.progress import Progress
+    if args.board != "sim" or args.port:
+        raise BenchError("the digits workload runs in simulation only (leave out --board/--port)")
+    config = {}
+    if args.inferences is not None:
+        if args.inferences < 2:
+            raise BenchError(f"--inferences must be at least 2 (a rate needs two), not {args.inferences}")
+        config["inferences"] = args.inferences
+    results = digitsbench.bench(_cores(args.cores), args.out, config, Progress())
+    digitsbench.print_results(results, args.out or paths.RESULTS)
+
+
 def _bench_latency(args):
     from irqlab.bench import bench
     from irqlab.host import report
@@ -84,7 +115,9 @@ def _bench_latency(args):
         config["tests"] = BENCHMARKS[args.only].test_id
     from irqlab import paths
     from irqlab.boards import registry
-    registry.board(args.board)
+    board = registry.board(args.board)
+    if args.paper_scale:
+        config.update(paper_scale(board.default_clock_hz))
     if args.port:
         from irqlab.hwbench import bench_board
         from irqlab.errors import BenchError
@@ -304,6 +337,37 @@ def cmd_timeline(args):
         print(f"warning: {p}", file=sys.stderr)
 
 
+def cmd_demo_modbus(args):
+    """The Modbus-RTU demo (irqlab/modbusdemo.py) in simulation."""
+    from irqlab import modbusdemo, paths
+    from irqlab.progress import Progress
+    from irqlab.rows import ROWS, row as row_info
+    DemoError = modbusdemo.DemoError
+    if args.port:
+        raise DemoError("--port: the Modbus demo on a board is not implemented yet (simulation only)")
+    rows = _cores(args.cores) or [r for r in ROWS if row_info(r).soc_config.modbus_uart]
+    for r in rows:
+        if not row_info(r).soc_config.modbus_uart:   # unknown names raise here too
+            raise DemoError(f"row '{r}': its SoC has no Modbus UART (soc/configs.py modbus_uart)")
+    try:
+        bauds = [int(b) for b in args.bauds.split(",") if b] if args.bauds else list(modbusdemo.BAUDS)
+    except ValueError:
+        raise DemoError(f"--bauds: not a comma-separated list of numbers: '{args.bauds}'") from None
+    bad = [b for b in bauds if not 1200 <= b <= 10_000_000]
+    if not bauds or bad:
+        raise DemoError(f"--bauds: each from 1200 to 10000000 (got {args.bauds})")
+    if args.frames < 1:
+        raise DemoError(f"--frames: at least 1 (got {args.frames})")
+    out = args.out or paths.RESULTS
+    progress = Progress()
+    results = modbusdemo.run_demo(rows, bauds, args.frames, out, progress, with_robustness=not args.no_robustness)
+    progress.done()
+    print(modbusdemo.summary(results))
+    print(f"results: {os.path.join(out, 'modbus.json')}, plot: {os.path.join(out, 'modbus.png')}")
+    failed = any(not r["ok"] for r in results["robustness"].values())
+    return 1 if failed else 0
+
+
 def cmd_report(args):
     from irqlab.host import htmlreport, results as resultsfile
     runs = resultsfile.load(args.results)
@@ -346,11 +410,17 @@ def parser():
     p.add_argument("--phases", type=int, help="stimulation phases in the throughput test (default 8)")
     p.add_argument("--seed", type=lambda s: int(s, 0), help="arrival-jitter seed")
     p.add_argument("--only", choices=_benchmark_names(), help="run one benchmark")
-    p.add_argument("--suite", choices=("latency", "matrix", "ctxsw", "all"), default="latency",
+    p.add_argument("--suite", choices=("latency", "matrix", "ctxsw", "all", "digits"), default="latency",
                    help="latency (the interrupt benchmarks, default), matrix (those and seed 004's test "
-                        "cases T4-T7), ctxsw (the FreeRTOS context-switch suite, simulation only) or all "
-                        "(latency and ctxsw, `make bench`)")
+                        "cases T4-T7), ctxsw (the FreeRTOS context-switch suite, simulation only), all "
+                        "(latency and ctxsw, `make bench`) or digits (the background workload: inferences "
+                        "per second alone and under FreeRTOS, simulation only)")
+    p.add_argument("--paper-scale", action="store_true",
+                   help="seed 004's sizes: 2,400 latency phases of 1 ms + 4 ms per matrix case (9,600 in the "
+                        "headline latency test), 12 throughput phases of 9.75 s + 0.25 s (120 s), at the "
+                        "board's clock: for boards (hours in simulation)")
     p.add_argument("--samples", type=int, help="ctxsw: samples per case (default 1000)")
+    p.add_argument("--inferences", type=int, help="digits: inferences to run (default 128: twice each of the firmware's images)")
     p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
     p.add_argument("--baud", type=int, help="board: the link's baud rate (default: the board's, 3000000)")
     _fw_option_arg(p, "ctxsw: ")
@@ -442,6 +512,17 @@ def parser():
     p.add_argument("--json", action="store_true", help="the table as JSON")
     p.add_argument("--allow-gaps", action="store_true", help="read past corruption instead of failing")
     p.set_defaults(fn=cmd_timeline)
+
+    p = sub.add_parser("demo", help="the demos of the SoC in use (issue #13)")
+    demos = p.add_subparsers(dest="demo", required=True)
+    d = demos.add_parser("modbus", help="a Modbus-RTU slave beside a background task; pymodbus as the master")
+    d.add_argument("--cores", help="rows, comma-separated (default: every row whose SoC has the Modbus UART)")
+    d.add_argument("--bauds", help="baud rates, comma-separated (default: 115200,230400,500000,1000000,2000000)")
+    d.add_argument("--frames", type=int, default=20, help="requests per baud rate (default 20)")
+    d.add_argument("--no-robustness", action="store_true", help="leave out the malformed-frames run")
+    d.add_argument("--out", help="results folder (default: results/): modbus.json, modbus.png")
+    d.add_argument("--port", help="board: its serial device (not implemented yet)")
+    d.set_defaults(fn=cmd_demo_modbus)
 
     p = sub.add_parser("report", help="an HTML page with tables and plots of one or more results files")
     p.add_argument("results", nargs="+", help="bench.json files (irqlab bench)")

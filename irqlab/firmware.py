@@ -6,6 +6,9 @@ Besides LiteX's headers the build gets three generated files (in <out>/gen):
   irqlab_protocol.h    channels, test ids, generator modes and the app's
                        configuration block (trace/protocol.py, trace/benchmarks.py)
   irqlab_protocol.ld   the configuration block's place, for the linker
+and, for each shared module the application takes (APP_USES in its app.mk)
+that has generated headers, those (MODULE_HEADERS):
+  digits_model.h       the digits workload's network and test images (irqlab/digits.py)
 """
 
 import os
@@ -58,12 +61,26 @@ def _write_if_changed(path, text):
     os.replace(tmp, path)
 
 
+def _digits_header():
+    from irqlab import digits                  # numpy, and scikit-learn when it trains
+    return digits.HEADER, digits.c_header(digits.load())
+
+
+# fw/common/<module>/ -> () giving (file name, text) of its generated header.
+MODULE_HEADERS = {"digits": _digits_header}
+
+
 def generate(row, app, gen_dir):
     os.makedirs(gen_dir, exist_ok=True)
     _write_if_changed(os.path.join(gen_dir, "irqlab_features.h"), features_header(row))
     _write_if_changed(os.path.join(gen_dir, "irqlab_protocol.h"),
-                      protocol.c_header(app, BENCHMARKS.values(), kernel=app_kernel(app)))
+                      protocol.c_header(app, BENCHMARKS.values(), kernel=app_kernel(app),
+                                        modules=app_uses(app)))
     _write_if_changed(os.path.join(gen_dir, "irqlab_protocol.ld"), protocol.ld_script())
+    for module in app_uses(app):
+        if module in MODULE_HEADERS:
+            name, text = MODULE_HEADERS[module]()
+            _write_if_changed(os.path.join(gen_dir, name), text)
 
 
 def app_kernel(app):
@@ -71,6 +88,12 @@ def app_kernel(app):
     with open(os.path.join(paths.FW, app, "app.mk")) as f:
         m = re.search(r"^APP_KERNEL\s*:?=\s*(\S+)", f.read(), re.M)
     return m.group(1) if m else None
+
+
+def app_uses(app):
+    """The shared modules an application takes (its app.mk's APP_USES)."""
+    with open(os.path.join(paths.FW, app, "app.mk")) as f:
+        return [w for m in re.finditer(r"^APP_USES\s*[:+]?=(.*)$", f.read(), re.M) for w in m.group(1).split()]
 
 
 def run_logged(cmd, log_path, what, **kw):

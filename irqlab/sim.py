@@ -169,7 +169,7 @@ class RunResult:
 
 
 def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progress=None, label=None,
-        console_in=None, probe_pc=None, images=None, dump=(), probe_retire=None):
+        console_in=None, probe_pc=None, images=None, dump=(), probe_retire=None, harness_args=()):
     """Run the model with a firmware image in its code memory (ROM or ITCM,
     Model.code_memory) (and, in `images`, full-size images of other memories
     by name: sram, main_ram, dtcm); the trace is captured over the
@@ -177,7 +177,8 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
     The memories named in `dump` are read back when the run ends
     (RunResult.memories). `probe_retire` (lo, hi): the probe file also logs
     every retire-port event with a pc in [lo, hi) ("R ts pc trap") and every
-    execute entry of such a pc ("E ts pc")."""
+    execute entry of such a pc ("E ts pc"). `harness_args`: more options for
+    the harness (boards/sim/harness.cpp), e.g. its Modbus bridge's port."""
     label = label or model.row
     images = dict(images or {})
     if image is not None:
@@ -193,7 +194,7 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
                 f.write(fwimage.to_readmemh(img))
         port = free_port()
         cmd = [model.binary, "--trace-tcp", str(port), "--max-cycles", str(max_cycles),
-               "--console-file", os.path.join(rundir, "console.txt")]
+               "--console-file", os.path.join(rundir, "console.txt"), *harness_args]
         dump_files = {name: os.path.join(rundir, f"dump-{name}.hex") for name in dump}
         if dump_files:
             from irqlab.boards.sim.memdump import plusarg

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what irqlab needs and is missing; fast and silent when nothing is.
-#   Debian packages: the simulator, the RISC-V compiler, a C++ toolchain.
+#   Debian packages: the simulator, the RISC-V compiler, a C++ toolchain, clang
+#   with libFuzzer's runtime (libclang-rt-14-dev on Debian 12: tests/test_modbus_fuzz.py).
 #   .venv: the pinned Python dependencies and irqlab itself (editable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEB_PACKAGES=(verilator gcc-riscv64-unknown-elf make g++ python3-venv git qemu-user sigrok-cli)
+DEB_PACKAGES=(verilator gcc-riscv64-unknown-elf make g++ python3-venv git qemu-user sigrok-cli clang libclang-rt-14-dev)
 
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

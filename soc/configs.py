@@ -58,10 +58,9 @@ class SocConfig:
     open_flow: bool = True
     memory: str = "bus"      # where code and data live: a key of MEMORIES
     caches: bool = False     # the CPU has instruction and data caches in front of the bus
-    # A second bus master making random traffic in main RAM (soc/busstress.py):
-    # the memory-contention test case T7. While it is off the CPU keeps the
-    # bus's grant, so no other figure changes (README, "Test cases").
-    bus_stress: bool = True
+    # The Modbus-RTU UART (soc/modbus_uart.py) on an interrupt line of its
+    # own: off where the core has no free line (CV32E40P's 16 are taken).
+    modbus_uart: bool = True
     # Sizes in bytes: ROM (the firmware built into the SoC), SRAM (data,
     # stack), main RAM (firmware loaded over the serial link).
     rom_size: int = 0x8000
@@ -135,8 +134,8 @@ class SocConfig:
             "IRQLAB_HAS_RETIRE_PORT": int(self.retire_port),
             "IRQLAB_OWN_CORE": int(self.own_core),
             "IRQLAB_HAS_TCM": int(self.tcm),
-            "IRQLAB_HAS_BUS_STRESS": int(self.bus_stress),
             "IRQLAB_HAS_FASTIRQ": int(self.fast_irq),
+            "IRQLAB_HAS_MODBUS_UART": int(self.modbus_uart),
         })
         return f
 
@@ -145,7 +144,7 @@ SOCS = {s.name: s for s in [
     SocConfig("vexriscv", "vexriscv", "standard", "stock LiteX VexRiscv (pythondata-cpu-vexriscv), caches on",
               irq_model="csr-mask", retire_port=False, caches=True),
     SocConfig("cv32e40p", "cv32e40p", "standard", "CV32E40P (pythondata-cpu-cv32e40p), the seeds' baseline core",
-              irq_model="mie-fast", retire_port=False, open_flow=False),
+              irq_model="mie-fast", retire_port=False, open_flow=False, modbus_uart=False),
     # The project's own core keeps LiteX VexRiscv's interrupt convention. Its
     # SoCs have tightly coupled memories beside the core (soc/tcm.py): the
     # variants with native buses.

@@ -14,7 +14,8 @@ headers as soc.json). Today's map (core interrupt inputs, or CLIC sources):
     0..6   LiteX's own peripherals (the UART)
     7      machine timer (the number of RISC-V's machine timer cause)
     8..15  interrupt generator lines 0..7
-    16..   free (IRQLAB_IRQ_FIRST_FREE)
+    16     the Modbus UART (SoCs with `modbus_uart`)
+    17..   free (IRQLAB_IRQ_FIRST_FREE)
 """
 
 from migen import *
@@ -35,18 +36,22 @@ from irqlab.soc.mtimer import MachineTimer
 from irqlab.soc.clic import CLIC
 from irqlab.soc.tcm import TcmRegion, window_clashes
 from irqlab.soc.busstress import BusStress
+from irqlab.soc.modbus_uart import ModbusUART, divisor_for
 
 LITEX_IRQS = range(0, 7)   # LiteX's IRQ manager places its peripherals here
 MTIMER_IRQ = 7
 STIM_BASE = 0x90000000
 CLIC_BASE = 0xA0000000
 MTIMER_BASE = 0xB0000000   # the CLINT layout (soc/mtimer.py), above 0x8000_0000: uncached on every core
+MODBUS_BAUD = 115200       # the Modbus UART's baud rate at reset (firmware sets its own)
+MODBUS_SILENCE_US = 1750   # t3.5 above 19200 baud
 CLIC_REGISTER_AFTER = 3    # a register inside the CLIC's tree: 39 MHz on the ECP5 without it
 
 
 class IrqlabSoC(SoCCore):
     def __init__(self, platform, soc="vexriscv", sys_clk_freq=100e6, core_verilog=None, rom_init=None,
-                 serial_pads=None, baudrate=3_000_000, traced_lines=rec.N_HW_LINES, trace_beat_bytes=1, **kwargs):
+                 serial_pads=None, baudrate=3_000_000, traced_lines=rec.N_HW_LINES, trace_beat_bytes=1,
+                 with_bus_stress=False, **kwargs):
         cfg = soc_config(soc)
         mem = cfg.memory_map
         if serial_pads is not None:
@@ -91,8 +96,12 @@ class IrqlabSoC(SoCCore):
         self.add_irqgen()
         if cfg.clic_sources:
             self.add_clic()
-        if cfg.bus_stress:
+        if with_bus_stress:
+            # The target's choice (boards/descriptor.py `bus_stress`): idle, the
+            # master never takes the bus from the CPU, so no other figure moves.
             self.add_bus_stress()
+        if cfg.modbus_uart:
+            self.add_modbus_uart()
         self.add_constant("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES)
         clashes = window_clashes(self.tcm_regions, {n: (r.origin, r.size) for n, r in self.bus.regions.items()})
         assert not clashes, f"bus regions in a TCM's decode window (soc/tcm.py): {clashes}"
@@ -187,6 +196,15 @@ class IrqlabSoC(SoCCore):
         self.busstress = BusStress(default_base=region.origin, default_mask=region.size // 4 - 1)
         self.bus.add_master("busstress", master=self.busstress.bus)
 
+    def add_modbus_uart(self):
+        """The Modbus-RTU UART (soc/modbus_uart.py) on interrupt line
+        IRQLAB_IRQ_MODBUS; its pins (`self.modbus.rx`, `tx`, `de`) are the
+        target's to connect: the board's header pins (boards/common.py), the
+        harness's serial bridge in simulation (boards/sim/target.py)."""
+        self.modbus = u = ModbusUART(divisor_for(self.sys_clk_freq, MODBUS_BAUD),
+                                     round(self.sys_clk_freq * MODBUS_SILENCE_US / 1e6))
+        self.comb += self.cpu.interrupt[self.irqmap.claim("modbus")].eq(u.ev.irq)
+
     def add_csr_bridge(self, name="csr", origin=None, register=False):
         # Registered: the decode of the many generator and trace CSRs then stays
         # off the CPU bus's critical path (one more cycle per CSR access).
@@ -236,8 +254,12 @@ class IrqlabSoC(SoCCore):
             "mtimer": {"base": MTIMER_BASE, "mtime": MTIMER_BASE + mtimer_regs.MTIME,
                        "mtimecmp": MTIMER_BASE + mtimer_regs.MTIMECMP, "mtip": self.has_mtip},
         }
+        f["modbus"] = None
+        if cfg.modbus_uart:
+            f["modbus"] = {"irq": self.irqmap.line("modbus"), "sys_clk_freq": int(self.sys_clk_freq),
+                           "default_baud": MODBUS_BAUD}
         f["bus_stress"] = None
-        if cfg.bus_stress:
+        if hasattr(self, "busstress"):
             f["bus_stress"] = {"base": self.busstress._base.storage.reset.value,
                                "mask": self.busstress._mask.storage.reset.value}
         if cfg.clic_sources:

@@ -23,7 +23,6 @@ from irqlab.host import analysis, protocol, record as rec
 from irqlab.host.benchmarks import BENCHMARKS, STRESSORS, suite_mask
 from irqlab.host.decode import read_trace
 from irqlab.progress import Progress
-from irqlab.rows import row as row_info
 
 RECORDED = os.path.join(paths.ROOT, "docs", "results", "matrix", "bench.json")
 ROWS = ["clic", "fastirq", "vexriscv"]       # the CLIC, the fast-interrupt core, a stock core
@@ -89,8 +88,6 @@ def test_every_case_runs_with_its_stressors(row, runs):
     tests = res[row]["tests"]
     n = config["lat_count"] // 4
     for b in MATRIX:
-        if "traffic" in b.stressors and not row_info(row).soc_config.bus_stress:
-            continue
         t = tests.get(b.name)
         assert t is not None, f"{row}: {b.name} did not run"
         if b.kind == "latency":
@@ -99,11 +96,21 @@ def test_every_case_runs_with_its_stressors(row, runs):
     assert res[row]["trace"]["hw_dropped"] == 0
     w = _windows(out, row)
     # T4, T5: the stress lines are served, and now and then line 0 waits for
-    # one of their handlers (no nesting: the handler runs to its end).
+    # one of their handlers (no nesting: the handler runs to its end), so
+    # those interrupts take longer than the others.
+    b_marker = analysis._stop
     for name in ("t4-enabled", "t5-priorities"):
         lines = {e.data for e in _stress_entries(w[name])}
         assert lines == set(range(1, 8)), f"{row} {name}: lines served {sorted(lines)}"
-        assert tests[name]["latency"]["max"] > tests["latency"]["latency"]["max"], f"{row} {name}"
+        pairs, _ = analysis._event_pairs(w[name], 0, b_marker(analysis.b_marker(w[name]),
+                                                                protocol.CH_HANDLER_ENTRY))
+        stress_ts = [e.ts for e in _stress_entries(w[name])]
+        # A stress handler begun shortly before A (or after it) may hold line 0 up.
+        near = [any(a - 400 < t < e.ts for t in stress_ts) for a, e in pairs]
+        waited = [e.ts - a for (a, e), n in zip(pairs, near) if n]
+        alone = [e.ts - a for (a, e), n in zip(pairs, near) if not n]
+        assert waited and alone, f"{row} {name}"
+        assert sum(waited) / len(waited) > sum(alone) / len(alone), f"{row} {name}"
 
 
 @pytest.mark.parametrize("row", ["clic", "fastirq"])
@@ -138,10 +145,11 @@ def test_parallel_lines_rise_together_and_the_clic_serves_the_higher_ids_first(r
 
 
 def test_the_bus_stress_master_delays_a_bus_row(runs):
-    """T7 on the stock core (code and data on the bus): the second master's
-    traffic shows as a wider latency spread than the baseline's."""
+    """T7 on the stock core (code and data behind its caches on the bus): the
+    second master's traffic and the random loads and stores in main RAM
+    raise the median latency above the baseline's."""
     tests = runs[0]["vexriscv"]["tests"]
-    assert tests["t7-traffic"]["latency"]["jitter"] > tests["latency"]["latency"]["jitter"]
+    assert tests["t7-traffic"]["latency"]["median"] > tests["latency"]["latency"]["median"] + 20
 
 
 @pytest.mark.parametrize("row", ROWS)
@@ -158,3 +166,14 @@ def test_figures_match_the_recorded_matrix(row, runs, recorded):
         else:
             gm, wm = g["cycles_per_irq"]["median"], w["cycles_per_irq"]["median"]
             assert abs(gm - wm) <= 0.01 * wm, f"{row} {b.name}: {gm:.1f} cycles/irq, recorded {wm:.1f}"
+
+
+def test_paper_scale_is_seed_004s_sizes_at_the_clock():
+    from irqlab.cli import paper_scale
+    c = paper_scale(50e6)
+    assert c["lat_count"] // 4 == 2400                       # latency phases per matrix case
+    assert c["lat_period"] + 1 == 250_000                    # 1 ms + 4 ms at 50 MHz
+    assert c["tp_phases"] * (c["tp_high"] + c["tp_low"]) == 120 * 50_000_000
+    assert c["tp_high"] == 487_500_000 < 2**32               # the generator's 32-bit counters
+    fields = set(protocol.CONFIGS["bench"].names)
+    assert set(c) <= fields

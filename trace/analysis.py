@@ -296,6 +296,12 @@ def analyze(records, clock_hz, hist_shift=1):
                 entry["handoff"] = summarize(hand)
         result["tests"][name] = entry
         result["tests"][name]["_values"] = lat
-    # What B was, for the whole run ("mixed" if the tests differ; none without tests).
-    result["b_marker"] = markers.pop() if len(markers) == 1 else ("mixed" if markers else None)
+    # What B was, for the whole run: the headline latency test's, else the
+    # tests' one marker ("mixed" if they differ; none without tests). (Matrix
+    # cases with several lines take the software event on rows whose entry is
+    # shared by every line: fw/bench/matrix.c.)
+    if "latency" in result["tests"]:
+        result["b_marker"] = result["tests"]["latency"]["b_marker"]
+    else:
+        result["b_marker"] = markers.pop() if len(markers) == 1 else ("mixed" if markers else None)
     return result

@@ -115,6 +115,7 @@ def write(runs, out_dir, warn=lambda msg: None):
                  f'<p class="note">The first {TIMELINE_INTERRUPTS} interrupts of the latency test per core, '
                  "from the raw traces (cycles after A).</p>", _img("report-timeline.png", "timeline")]
 
+    body += _modbus(out_dir, warn)
     page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
             "<title>irqlab benchmark report</title>", f"<style>{STYLE}</style></head><body>"] \
         + body + ["</body></html>", ""]
@@ -122,6 +123,32 @@ def write(runs, out_dir, warn=lambda msg: None):
     with atomic_open(path) as f:
         f.write("\n".join(page))
     return path
+
+
+def _modbus(out_dir, warn):
+    """The Modbus-RTU demo's section, when its results are in the same
+    folder (`irqlab demo modbus --out`, trace/modbus.py)."""
+    import json
+    from irqlab.host import modbus
+    path = os.path.join(out_dir, modbus.RESULTS_FILE)
+    if not os.path.exists(path):
+        return []
+    try:
+        with open(path) as f:
+            results = json.load(f)
+        rows = modbus.table_rows(results)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        warn(f"'{path}' left out of the report: {e}")
+        return []
+    out = ["<h2>Modbus-RTU demo</h2>",
+           '<p class="note">pymodbus as the master through the simulator\'s serial bridge; background '
+           "rate from the trace unit's marks, against the same row without traffic (irqlab demo modbus).</p>",
+           _table(modbus.TABLE_HEADERS, rows),
+           '<p class="note">Sustained without loss: ' + html.escape(", ".join(
+               f"{row}: {baud or 'none'}" for row, baud in modbus.sustained(results).items())) + "</p>"]
+    if os.path.exists(os.path.join(out_dir, modbus.PLOT_FILE)):
+        out.append(_img(modbus.PLOT_FILE, "background rate against baud rate"))
+    return out
 
 
 def _by_file(runs):

@@ -112,6 +112,17 @@ CONFIGS = {c.app: c for c in [
         Field("background", 3, "background-load tasks: the routines run a second time with them "
                                "running (the cases +bg); 0: not"),
     )),
+    ConfigBlock("modbus", _magic("irlM"), (
+        Field("baud", 115200, "the Modbus UART's baud rate (8E1)"),
+        Field("address", 1, "the slave address (1..247)"),
+        Field("background", 1, "1: the background task runs (its units: CH_MB_BG); 0: not"),
+    )),
+    ConfigBlock("digits", _magic("irlD"), (
+        Field("inferences", 128, "digit recognitions to run (the background workload alone, fw/digits): two rounds of its 64 images"),
+    )),
+    ConfigBlock("digits-rtos", _magic("irlR"), (
+        Field("inferences", 128, "digit recognitions the FreeRTOS task runs (fw/digits-rtos)"),
+    )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
 ]}
@@ -163,6 +174,11 @@ def _ctxsw_values():
         "CTXSW": ("the suite's other constants", {
             "BACKGROUND_FLAG": (ctxsw.BACKGROUND_FLAG, "in a mark's payload: the case runs with background load")}),
     }
+
+
+def _modbus_values():
+    from irqlab.host import modbus
+    return modbus.protocol_values()
 
 
 APP_PROTOCOLS = {p.app: p for p in [
@@ -232,7 +248,28 @@ APP_PROTOCOLS = {p.app: p for p in [
         "MARK_B": (0x49, "the task that runs next, first thing: payload: the case it ends (CASE_*)"),
         "ROUTINE": (0x4A, "a routine starts; payload: its ROUTINE_* bit, with CTXSW_BACKGROUND_FLAG in the pass with background load"),
     }, values=_ctxsw_values()),
+    # The Modbus-RTU demo (fw/modbus/, trace/modbus.py: the register map).
+    AppProtocol("modbus", channels={
+        "MB_READY": (0x60, "the slave listens; payload: the baud rate"),
+        "MB_BG": (0x61, "the background task finished a unit of work; payload: units so far"),
+        "MB_FRAME": (0x62, "a frame handled; payload: function code | response length << 8"
+                           " (0: none) | exception code << 16"),
+    }, values=_modbus_values()),
+    # The background workload, a shared module (fw/common/digits/, APP_USES):
+    # in every application that takes it, one store per inference.
+    AppProtocol("digits", channels={
+        "DIGITS": (0x58, "digits_step() classified an image: its test image's index [15:0] and the "
+                         "DIGITS_EV_* fields"),
+    }, values={
+        "DIGITS_EV": ("the fields of a CH_DIGITS payload", {
+            "CLASS_SHIFT": (16, "the class found, 4 bits from here"),
+            "LABEL_SHIFT": (20, "the image's label, 4 bits from here"),
+            "DIFFERS": (1 << 24, "set: the class differs from the host's integer reference (a bug)"),
+        }),
+    }),
 ]}
+_APP_CHANNELS = [v for p in APP_PROTOCOLS.values() for v, _ in p.channels.values()]
+assert len(_APP_CHANNELS) == len(set(_APP_CHANNELS)), "two applications share a channel (decode names them)"
 assert all(not ({v for v, _ in p.channels.values()} & {v for v, _ in CHANNELS.values()})
            for p in APP_PROTOCOLS.values()), "an application channel collides with a common one"
 assert len({v for p in APP_PROTOCOLS.values() for v, _ in p.channels.values()}) == \
@@ -249,9 +286,9 @@ def _app_protocol_c(proto):
     return out
 
 
-def c_header(app, benchmarks=(), kernel=None):
+def c_header(app, benchmarks=(), kernel=None, modules=()):
     """irqlab_protocol.h for a build of `app`: channels (the common ones, the
-    app's own and its kernel's, APP_PROTOCOLS), generator modes, statistics
+    app's own, its kernel's and its shared modules', APP_PROTOCOLS), generator modes, statistics
     selectors, test ids, and the app's configuration block as `struct
     irqlab_config` with its defaults."""
     block = config_block(app)
@@ -260,7 +297,7 @@ def c_header(app, benchmarks=(), kernel=None):
     out.append("/* Software-event channels (stimulus ports). */")
     for name, (value, doc) in CHANNELS.items():
         out.append(f"#define CH_{name} 0x{value:02x}u   /* {doc} */")
-    for name in dict.fromkeys((kernel, app)):
+    for name in dict.fromkeys((kernel, *modules, app)):
         if name in APP_PROTOCOLS:
             out += _app_protocol_c(APP_PROTOCOLS[name])
     out += ["", "/* Interrupt generator modes. */"]

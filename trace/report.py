@@ -122,12 +122,46 @@ def plot_latency(results, path):
     return True
 
 
+# The matrix table: T1 beside seed 004's other cases and the benchmarks.
+MATRIX_ORDER = ["latency", "t4-enabled", "t5-priorities", "t6-parallel", "t7-traffic", "b-lmax",
+                "throughput", "t6-parallel-tp", "b-tmax"]
+MATRIX_HEADS = {"latency": "T1 = B-Lmin", "throughput": "T1 kIRQ/s", "t6-parallel-tp": "T6 kIRQ/s",
+                "b-tmax": "B-Tmax kIRQ/s", "b-lmax": "B-Lmax"}
+
+
+def matrix_markdown(results):
+    """The matrix's figures as a Markdown table (latency median/max, cycles;
+    throughput kIRQ/s), or None if the run has no matrix case."""
+    ran = [n for n in MATRIX_ORDER if any(n in r["tests"] for r in results["cores"].values())]
+    if not any(BENCHMARKS[n].suite == "matrix" for n in ran):
+        return None
+    heads = [MATRIX_HEADS.get(n, n.split("-")[0].upper()) for n in ran]
+    out = ["| row | " + " | ".join(heads) + " |", "|---|" + "---|" * len(ran)]
+    for core, r in results["cores"].items():
+        cells = []
+        for n in ran:
+            t = r["tests"].get(n, {})
+            if BENCHMARKS[n].kind == "throughput":
+                hz = t.get("throughput_hz", {})
+                cells.append(f"{hz['median'] / 1e3:.0f}" if hz.get("count") else "-")
+            else:
+                lat = t.get("latency", {})
+                cells.append(f"{lat['median']:g}/{lat['max']}" if lat.get("count") else "-")
+        out.append(f"| `{core}` | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 def markdown(results, plot_name=None):
     out = [f"# irqlab benchmark ({results['board']}, {results['clock_hz'] / 1e6:.0f} MHz)", "",
            f"git {results['git']} · {results['date']}", "", "```", table(results), "```", "", "```",
            LEGEND, "```", ""]
     if plot_name:
         out += [f"![latency]({plot_name})", ""]
+    matrix = matrix_markdown(results)
+    if matrix:
+        out += ["## The measurement matrix (seed 004's test cases)", "",
+                "Latency median/max in cycles, throughput in kIRQ/s (README, \"The measurement matrix\").",
+                "", matrix, ""]
     cfg = results.get("config", {})
     if cfg:
         out += ["Firmware configuration: " + ", ".join(f"{k}={v}" for k, v in cfg.items() if k != "magic"), ""]

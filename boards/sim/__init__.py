@@ -3,4 +3,4 @@
 from irqlab.boards.descriptor import BoardDescriptor
 
 # Verilator counts cycles; the clock only converts them to ns.
-BOARD = BoardDescriptor(name="sim", title="simulation", flow="sim", default_clock_hz=100e6)
+BOARD = BoardDescriptor(name="sim", title="simulation", flow="sim", default_clock_hz=100e6, bus_stress=True)

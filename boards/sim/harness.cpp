@@ -19,6 +19,12 @@
 //                             a trap entry whose handler target is pc), and
 //                             each cycle an instruction with a pc there
 //                             enters execute: "E ts pc"
+//   Modbus UART line       -> --modbus-tcp PORT: a serial bridge (ModbusBridge):
+//                             bytes from a client go onto the SoC's Modbus rx
+//                             line as 8E1 characters at the bit rate the UART
+//                             is set to, its tx line is sampled back into bytes
+//                             (pyserial's socket://127.0.0.1:PORT); clients may
+//                             come and go, the line idles without one
 //   memories at the end    -> +irqlab_dump_<rom|sram|main_ram>=PATH (Verilator
 //                             plusargs): the gateware's final blocks write that
 //                             memory with $writememh when top->final() runs
@@ -30,6 +36,7 @@
 // The run ends when the firmware writes its exit code (simctrl) and the trace
 // stream has drained, or at --max-cycles (exit 3). Exit status = firmware code.
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -39,6 +46,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -102,11 +110,109 @@ int listen_once(int port) {
     return c;
 }
 
+// The simulated SoC's Modbus serial line on a TCP socket. Characters are
+// 8E1 (start, 8 data bits LSB first, even parity, stop), each bit `divisor`
+// cycles, the divisor read from the SoC (its UART's setting) at each
+// character's start: bytes and the UART's interrupts arrive at the real rate
+// of the configured baud rate, in cycles of the sim clock. The socket is
+// polled every POLL cycles (and whenever a character has been sampled).
+class ModbusBridge {
+public:
+    void listen_on(int port) {
+        lfd_ = socket(AF_INET, SOCK_STREAM, 0);
+        int one = 1;
+        setsockopt(lfd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        addr.sin_port = htons((uint16_t)port);
+        if (bind(lfd_, (sockaddr *)&addr, sizeof addr) < 0 || listen(lfd_, 1) < 0) {
+            fprintf(stderr, "irqlab-sim: cannot listen on port %d for Modbus: %s\n", port, strerror(errno));
+            exit(2);
+        }
+        fcntl(lfd_, F_SETFL, O_NONBLOCK);
+        fprintf(stderr, "irqlab-sim: Modbus serial bridge on 127.0.0.1:%d\n", port);
+    }
+
+    // One cycle: the SoC's tx level and divisor in, the rx level for the next cycle out.
+    uint8_t step(uint8_t tx, uint32_t divisor) {
+        if (lfd_ < 0) return 1;
+        if (++tick_ >= POLL) { tick_ = 0; poll(); }
+        sample_tx(tx, divisor);
+        return drive_rx(divisor);
+    }
+
+private:
+    static constexpr unsigned POLL = 4096;
+    int lfd_ = -1, fd_ = -1;
+    unsigned tick_ = 0;
+    std::deque<uint8_t> in_;          // from the client, not yet on the line
+    std::vector<uint8_t> out_;        // sampled from tx, not yet sent
+    uint32_t rx_shift_ = 0, rx_bits_ = 0, rx_cnt_ = 0;
+    uint32_t tx_shift_ = 0, tx_bits_ = 0, tx_cnt_ = 0;
+    bool tx_active_ = false;
+
+    void poll() {
+        if (fd_ < 0) {
+            fd_ = accept(lfd_, nullptr, nullptr);
+            if (fd_ < 0) return;
+            fcntl(fd_, F_SETFL, O_NONBLOCK);
+        }
+        uint8_t buf[512];
+        ssize_t n;
+        while ((n = recv(fd_, buf, sizeof buf, 0)) > 0) in_.insert(in_.end(), buf, buf + n);
+        if (n == 0) { close(fd_); fd_ = -1; in_.clear(); out_.clear(); return; }   // the client left
+        if (!out_.empty()) {
+            n = send(fd_, out_.data(), out_.size(), MSG_NOSIGNAL);
+            if (n > 0) out_.erase(out_.begin(), out_.begin() + n);
+        }
+    }
+
+    uint8_t drive_rx(uint32_t divisor) {
+        if (rx_bits_ == 0) {
+            if (in_.empty() || divisor == 0) return 1;
+            uint32_t b = in_.front();
+            in_.pop_front();
+            uint32_t parity = __builtin_popcount(b) & 1;
+            rx_shift_ = (b << 1) | (parity << 9) | (1u << 10);   // start bit 0 at bit 0
+            rx_bits_ = 11;
+            rx_cnt_ = divisor;
+        }
+        uint8_t level = rx_shift_ & 1;
+        if (--rx_cnt_ == 0) {
+            rx_shift_ >>= 1;
+            rx_cnt_ = divisor;
+            rx_bits_--;
+        }
+        return level;
+    }
+
+    void sample_tx(uint8_t tx, uint32_t divisor) {
+        if (!tx_active_) {
+            if (tx || divisor == 0) return;
+            tx_active_ = true;                  // a start bit: sample mid-bit from here
+            tx_cnt_ = divisor > 1 ? divisor / 2 : 1;
+            tx_bits_ = 0;
+            tx_shift_ = 0;
+            return;
+        }
+        if (--tx_cnt_ != 0) return;
+        tx_cnt_ = divisor;
+        if (tx_bits_ == 0 && tx) { tx_active_ = false; return; }   // not a start bit after all
+        tx_shift_ |= (uint32_t)tx << tx_bits_;
+        if (++tx_bits_ == 11) {                 // start, 8 data, parity, stop
+            tx_active_ = false;
+            out_.push_back((uint8_t)(tx_shift_ >> 1));
+            tick_ = POLL;                       // send it at the next cycle
+        }
+    }
+};
+
 }  // namespace
 
 int main(int argc, char **argv) {
     Verilated::commandArgs(argc, argv);
-    int trace_port = -1;
+    int trace_port = -1, modbus_port = -1;
     const char *trace_path = nullptr, *probe_path = nullptr, *console_path = nullptr;
     const char *console_in_path = nullptr;
     uint64_t max_cycles = 2000000000ull;
@@ -120,6 +226,7 @@ int main(int argc, char **argv) {
         };
         if (a == "--trace-tcp") trace_port = atoi(next());
         else if (a == "--trace-file") trace_path = next();
+        else if (a == "--modbus-tcp") modbus_port = atoi(next());
         else if (a == "--probe-file") probe_path = next();
         else if (a == "--console-file") console_path = next();
         else if (a == "--console-in") console_in_path = next();
@@ -136,6 +243,8 @@ int main(int argc, char **argv) {
         else { fprintf(stderr, "irqlab-sim: unknown option %s\n", a.c_str()); return 2; }
     }
 
+    ModbusBridge modbus;   // listening before the trace client is awaited: a master may connect any time
+    if (modbus_port >= 0) modbus.listen_on(modbus_port);
     Sink trace;
     if (trace_port >= 0) trace.fd = listen_once(trace_port);
     else if (trace_path) {
@@ -178,6 +287,7 @@ int main(int argc, char **argv) {
         top->sys_clk = 1;
         top->eval();
         if (taken) console_in_pos++;
+        top->modbus_rx = modbus.step(top->modbus_tx, top->modbus_divisor);
         // Outputs now hold this cycle's values; with ready held at 1 a valid
         // byte is consumed at the next edge.
         if (top->serial_source_valid) {

@@ -38,6 +38,10 @@ _io = [
         Subsignal("sink_valid", Pins(1)), Subsignal("sink_ready", Pins(1)), Subsignal("sink_data", Pins(8))),
     ("trace", 0, Subsignal("valid", Pins(1)), Subsignal("ready", Pins(1)), Subsignal("data", Pins(8 * TRACE_BEAT_BYTES))),
     ("simctrl", 0, Subsignal("done", Pins(1)), Subsignal("code", Pins(8))),
+    # The Modbus UART's line, bridged to a TCP socket by the harness at the
+    # bit rate the UART is set to (its divisor: cycles per bit).
+    ("modbus", 0, Subsignal("rx", Pins(1)), Subsignal("tx", Pins(1)), Subsignal("de", Pins(1)),
+        Subsignal("divisor", Pins(24))),
     # Direct views of the RTL signals the trace unit records, for the trace-versus-RTL check.
     ("probe", 0,
         Subsignal("ts", Pins(64)), Subsignal("hw", Pins(32)),
@@ -53,7 +57,8 @@ class SimSoC(IrqlabSoC):
         platform = SimPlatform("SIM", _io)
         self.crg = CRG(platform.request("sys_clk"), platform.request("sys_rst"))
         IrqlabSoC.__init__(self, platform, soc=soc, sys_clk_freq=SYS_CLK_FREQ, core_verilog=core_verilog,
-                           uart_name="sim", trace_beat_bytes=TRACE_BEAT_BYTES)
+                           uart_name="sim", trace_beat_bytes=TRACE_BEAT_BYTES,
+                           with_bus_stress=BOARD.bus_stress)
         self.simctrl = SimControl(platform.request("simctrl"))
         # Each memory can be written to a file when the run ends (boards/sim/memdump.py).
         for name in self.soc_config.memory_map:
@@ -61,6 +66,12 @@ class SimSoC(IrqlabSoC):
         pads = platform.request("trace")
         t = self.tracer
         self.comb += [pads.valid.eq(t.source.valid), pads.data.eq(t.source.data), t.source.ready.eq(pads.ready)]
+        mb = platform.request("modbus")
+        if self.soc_config.modbus_uart:
+            u = self.modbus
+            self.comb += [u.rx.eq(mb.rx), mb.tx.eq(u.tx), mb.de.eq(u.de), mb.divisor.eq(u.divisor)]
+        else:
+            self.comb += [mb.tx.eq(1), mb.de.eq(0), mb.divisor.eq(0)]
         probe = platform.request("probe")
         self.comb += [
             probe.ts.eq(t.ts), probe.hw.eq(t.hw_lines),
