@@ -213,10 +213,14 @@ class IBusSplit(Module):
         self.sync += [
             answered.eq(Mux(fire, hit, 0)),
             If(fire & (hit == 0),
-                busy.eq(1), wb.adr.eq(self.cmd_pc[2:]),
+                busy.eq(1),
             ).Elif(wb.ack,
                 busy.eq(0),
             ),
+            # The address follows the pc while no fetch is outstanding, so it
+            # holds the one that fired when busy rises: its 30 enables hang
+            # off `busy`, not off `fire` (the stall of the whole pipeline).
+            If(~busy, wb.adr.eq(self.cmd_pc[2:])),
         ]
 
 

@@ -107,6 +107,8 @@ class FastIrqPlugin extends Plugin[VexRiscv] with FastIrqControl {
     import pipeline.config._
     val banks = pipeline.plugins.collectFirst { case b: RegFileBanks => b }.get
     val dbus = pipeline.plugins.collectFirst { case d: DBusSimplePlugin => d }.get
+    val srcPlugin = pipeline.plugins.collectFirst { case s: SrcPlugin => s }
+      .getOrElse(SpinalError("FastIrqPlugin needs SrcPlugin"))
 
     // An Area, so that the signals have names (FastIrqPlugin_*) in the Verilog.
     val logic = new Area {
@@ -207,16 +209,36 @@ class FastIrqPlugin extends Plugin[VexRiscv] with FastIrqControl {
       when(back) { draining := False }             // the frame is dropped
 
       // ------------------------------------------------------ conflicts
-      // A load or store in execute to a frame word not written yet waits.
+      // A load or store in execute to a frame word not written yet waits:
+      // its address in [written, frameEnd) = [base + 4*slot, base + FRAME).
+      // The frame lies in the DTCM (the save port writes nowhere else), so
+      // it does not wrap, and that is: offset = address - base in
+      // [4*slot, FRAME). The offset is taken from the address's operands
+      // (SrcPlugin: SRC_ADD = SRC1 + SRC2 for a load or store) in one carry
+      // chain after a carry-save step, not from SRC_ADD through two more
+      // 32-bit compares (three carry chains in a row on the ULX3S).
       execute plug new Area {
         import execute._
-        val address = input(SRC_ADD).asUInt
-        val frameEnd = baseNow + frameBytes.resized
-        val written = baseNow + (slot @@ U"00").resized
-        val inFrame = address >= written && address < frameEnd
+        val x = input(SRC1).asUInt
+        val y = input(srcPlugin.SRC2_FORCE_ZERO) ? U(0, 32 bits) | input(SRC2).asUInt
+        val z = ~baseNow
+        val sum = x ^ y ^ z
+        val carry = ((x & y) | (x & z) | (y & z)) |<< 1
+        val offset = sum + (carry | U(1, 32 bits))         // x + y + ~base + 1
+        val low = offset(6 downto 0)
+        val inFrame = offset(31 downto 7) === 0 && low >= (slot @@ U"00") && low < frameBytes.resize(7)
         val conflict = arbitration.isValid && input(dbus.MEMORY_ENABLE) && draining &&
                        (!baseReady || inFrame)
-        when(conflict) { arbitration.haltByOther := True }
+        // The access halts itself (haltItself, its bus command withheld
+        // here), not execute as another stage's halt (haltByOther) would:
+        // execute's `isStuckByOthers` gates the jumps it makes (mret, emret:
+        // TrapCsrPlugin's `go`), hence the fetch pc and the ITCM's address,
+        // and a load or store never jumps. With haltByOther this compare lay
+        // on that path: 42 MHz on the ULX3S, not 50 (cores/README.md).
+        when(conflict) {
+          arbitration.haltItself := True
+          dbus.dBus.cmd.valid := False
+        }
       }
 
       entryBlocked := draining || injecting ||
