@@ -52,7 +52,7 @@ def bench(cores=None, out_dir=None, config=None, progress=None, fw_options=()):
     firmware build options named in `fw_options`; writes <out_dir>/ctxsw.json
     and returns the results."""
     from irqlab import paths
-    cores = cores or list(ROWS)
+    cores = cores or [r for r in ROWS if ROWS[r].ctxsw]
     for c in cores:
         row_info(c)
     options = fwoptions.parse(fw_options, "freertos")

@@ -123,7 +123,7 @@ def plot_latency(results, path):
 
 
 # The matrix table: T1 beside seed 004's other cases and the benchmarks.
-MATRIX_ORDER = ["latency", "t4-enabled", "t5-priorities", "t6-parallel", "t7-traffic", "b-lmax",
+MATRIX_ORDER = ["latency", "t3-invalidate", "t4-enabled", "t5-priorities", "t6-parallel", "t7-traffic", "b-lmax",
                 "throughput", "t6-parallel-tp", "b-tmax"]
 MATRIX_HEADS = {"latency": "T1 = B-Lmin", "throughput": "T1 kIRQ/s", "t6-parallel-tp": "T6 kIRQ/s",
                 "b-tmax": "B-Tmax kIRQ/s", "b-lmax": "B-Lmax"}
