@@ -19,6 +19,7 @@ class IrqMap:
         self.n_lines = n_lines
         self.reserved = set(reserved)
         self.claims = {}          # name -> (first, count), in claim order
+        self.top = set()          # claims taken from the top of the range
 
     def _taken(self):
         taken = set(self.reserved)
@@ -26,18 +27,24 @@ class IrqMap:
             taken.update(range(first, first + count))
         return taken
 
-    def claim(self, name, count=1, at=None):
+    def claim(self, name, count=1, at=None, top=False):
         """Lines first..first+count-1 for `name`: at `at` if given (a line
         whose number means something, like the machine timer's 7), else the
-        lowest free run. Returns first."""
+        lowest free run, or with `top` the highest (a late peripheral that
+        must not move IRQLAB_IRQ_FIRST_FREE, which the firmware's tests count
+        their software sources from). Returns first."""
         if name in self.claims:
             raise BuildError(f"interrupt '{name}' claimed twice")
         taken = self._taken()
         starts = [at] if at is not None else range(self.n_lines - count + 1)
+        if top and at is None:
+            starts = reversed(starts)
         for first in starts:
             lines = range(first, first + count)
             if first + count <= self.n_lines and not taken.intersection(lines):
                 self.claims[name] = (first, count)
+                if top:
+                    self.top.add(name)
                 return first
         where = f"at {at}" if at is not None else "anywhere"
         raise BuildError(f"no {count} free interrupt line(s) {where} for '{name}' "
@@ -50,8 +57,12 @@ class IrqMap:
 
     @property
     def first_free(self):
-        """The first line above every claim and reservation."""
-        taken = self._taken()
+        """The first line above every claim (but those from the top) and
+        every reservation."""
+        taken = set(self.reserved)
+        for name, (first, count) in self.claims.items():
+            if name not in self.top:
+                taken.update(range(first, first + count))
         return max(taken) + 1 if taken else 0
 
     def constants(self):

@@ -210,7 +210,7 @@ class IrqlabSoC(SoCCore):
         harness's serial bridge in simulation (boards/sim/target.py)."""
         self.modbus = u = ModbusUART(divisor_for(self.sys_clk_freq, MODBUS_BAUD),
                                      round(self.sys_clk_freq * MODBUS_SILENCE_US / 1e6))
-        self.comb += self.cpu.interrupt[self.irqmap.claim("modbus")].eq(u.ev.irq)
+        self.comb += self.cpu.interrupt[self.irqmap.claim("modbus", top=True)].eq(u.ev.irq)
 
     def add_pto(self):
         """The pulse-train output (soc/pto.py): its interrupt on line
