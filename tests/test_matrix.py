@@ -35,10 +35,12 @@ MATRIX = [b for b in BENCHMARKS.values() if b.suite == "matrix"]
 
 
 def test_stressors_are_single_bits_and_every_case_says_what_it_stands_for():
-    bits = [bit for bit, _ in STRESSORS.values()]
+    bits = [st.bit for st in STRESSORS.values()]
     assert len(set(bits)) == len(bits) and all(b & (b - 1) == 0 for b in bits)
     for b in MATRIX:
         assert b.stressors and set(b.stressors) <= set(STRESSORS), b.name
+    fields = set(protocol.CONFIGS["bench"].names)
+    assert all(set(b.config) <= fields for b in BENCHMARKS.values())
         assert b.paper.startswith("T"), f"{b.name}: which of seed 004's cases it stands for"
 
 
@@ -51,8 +53,8 @@ def test_suites():
 
 def test_the_header_carries_the_matrix():
     h = protocol.c_header("bench", BENCHMARKS.values())
-    for name, (bit, _) in STRESSORS.items():
-        assert f"#define STRESS_{name.upper()} {bit}u" in h
+    for name, st in STRESSORS.items():
+        assert f"#define STRESS_{name.upper()} {st.bit}u" in h
     for b in MATRIX:
         assert f"{{TEST_{b.c_name}, 0x{b.stressor_mask:x}u, {int(b.kind == 'throughput')}}}" in h
 

@@ -72,7 +72,6 @@ class Benchmark:
     name: str
     test_id: int
     description: str
-    config: tuple            # the bench configuration fields it reads
     columns: tuple
     needs: tuple = ()        # row/SoC features that must be true (irqlab.rows.Row, SocConfig)
     kind: str = "latency"    # "latency": B - A per interrupt; "throughput": handler runs per phase
@@ -86,23 +85,44 @@ class Benchmark:
 
     @property
     def stressor_mask(self):
-        return sum(STRESSORS[s][0] for s in self.stressors)
+        return sum(STRESSORS[s].bit for s in self.stressors)
+
+    @property
+    def config(self):
+        """The bench configuration fields it reads: its procedure's and its
+        stressors' (trace/protocol.py, app "bench")."""
+        fields = PROCEDURE_FIELDS[self.kind] + tuple(f for s in self.stressors for f in STRESSORS[s].fields)
+        return tuple(dict.fromkeys(fields))
+
+
+# The configuration fields of each procedure (Benchmark.kind).
+PROCEDURE_FIELDS = {
+    "latency": ("lat_count", "lat_period", "lat_jitter", "seed"),
+    "throughput": ("tp_phases", "tp_high", "tp_low", "seed"),
+}
+
+
+@dataclass(frozen=True)
+class Stressor:
+    bit: int
+    fields: tuple            # the configuration fields it reads
+    doc: str
 
 
 # What a test case can switch on beside the measured line (generator line 0);
 # fw/bench/main.c run_case() implements each, the header carries the bits
 # (STRESS_<NAME>). Seed 004's T3-T7 are made of these.
 STRESSORS = {
-    "enabled": (1, "every interrupt source the controller has is enabled; generator lines 1..7 "
+    "enabled": Stressor(1, ("stress_gap",), "every interrupt source the controller has is enabled; generator lines 1..7 "
                    "request at random (gap stress_gap + random) at the lowest level, their handlers "
                    "only acknowledge; line 0 at the highest level"),
-    "priorities": (2, "generator lines 1..7 at ascending levels, all below line 0's, requesting with "
+    "priorities": Stressor(2, ("stress_gap",), "generator lines 1..7 at ascending levels, all below line 0's, requesting with "
                       "gaps of different lengths, so the controller's winner changes as often as it can"),
-    "parallel": (4, "lines 1..parallel_lines rise in the same cycle as line 0 (same pattern, same seed) "
+    "parallel": Stressor(4, ("parallel_lines",), "lines 1..parallel_lines rise in the same cycle as line 0 (same pattern, same seed) "
                     "at its level: the core handles them back to back (tail-chaining where it has it)"),
-    "traffic": (8, "the bus-stress master reads and writes main RAM at traffic_intensity/256 of the "
+    "traffic": Stressor(8, ("traffic_intensity",), "the bus-stress master reads and writes main RAM at traffic_intensity/256 of the "
                    "free cycles, and the background loop loads and stores at random in main RAM"),
-    "invalidate": (16, "line 0's handler invalidates the instruction and data caches after its work "
+    "invalidate": Stressor(16, (), "line 0's handler invalidates the instruction and data caches after its work "
                        "(cache_invalidate_all()), so the next interrupt meets cold caches; rows "
                        "without caches skip the case"),
 }
@@ -112,7 +132,6 @@ BENCHMARKS = {b.name: b for b in [
     Benchmark("latency", 1,
               "interrupt latency B - A over randomized arrival: level requests on generator line 0 "
               "with a random gap, while the core runs a loop of loads, stores, multiplies and branches",
-              ("lat_count", "lat_period", "lat_jitter", "seed"),
               (Column("irqs", 6, _lat("count")), Column("min", 5, _lat("min")),
                Column("median", 6, _lat("median")), Column("p99", 5, _lat("p99")),
                Column("max", 5, _lat("max")), Column("jitter", 6, _lat("jitter")),
@@ -122,14 +141,12 @@ BENCHMARKS = {b.name: b for b in [
               "back to back: line 0 held for a stimulation phase, each acknowledge raises the next "
               "request; handler runs per phase, and ret->B: cycles from a handler's return "
               "instruction (mret, emret) retiring to B of the next (rows with a retire port)",
-              ("tp_phases", "tp_high", "tp_low", "seed"),
               (Column("b2b cyc", 7, _cycles_per_irq), Column("kIRQ/s", 7, _kirq_per_s),
                Column("ret->B", 7, _handoff)),
               kind="throughput"),
     Benchmark("preempt", 4,
               "a higher-level interrupt (line 0, level 0xC0) arriving while a lower-level handler "
               "(line 1, level 0x40) runs with interrupts enabled",
-              ("lat_count", "lat_period", "lat_jitter", "seed"),
               (Column("preempt med", 11, _lat("median")), Column("preempt max", 11, _lat("max")),
                Column("preempt B-exec med/max", 22, lambda t: b_execute(t, ("median", "max")))),
               needs=("irq_levels",)),
@@ -140,47 +157,41 @@ BENCHMARKS = {b.name: b for b in [
     Benchmark("t3-invalidate", 1024,
               "T3: line 0's latency with its handler invalidating the instruction and data caches "
               "each time, so every interrupt meets cold caches",
-              ("lat_count", "lat_period", "lat_jitter", "seed"),
-              (Column("T3 med/max", 10, lambda t: _med_max(t)),),
+              (Column("T3 med/max", 10, _med_max),),
               stressors=("invalidate",), needs=("caches",), suite="matrix",
               paper="T3 (caches invalidated): as T2, the handler invalidating the caches each time; "
                     "latency only, as in the paper"),
     Benchmark("t4-enabled", 8,
               "T4: line 0's latency with every source enabled and lines 1..7 requesting at random "
               "at the lowest level",
-              ("lat_count", "lat_period", "lat_jitter", "seed", "stress_gap"),
-              (Column("T4 med/max", 10, lambda t: _med_max(t)),),
+              (Column("T4 med/max", 10, _med_max),),
               stressors=("enabled",), suite="matrix",
               paper="T4 (enabled interrupts): all sources enabled, the others at the lowest priority "
                     "with empty handlers; here 7 of them also fire (the GIC's 180 were only enabled)"),
     Benchmark("t5-priorities", 16,
               "T5: line 0 at the highest level while lines 1..7 at ascending levels keep changing "
               "the controller's winner",
-              ("lat_count", "lat_period", "lat_jitter", "seed", "stress_gap"),
-              (Column("T5 med/max", 10, lambda t: _med_max(t)),),
+              (Column("T5 med/max", 10, _med_max),),
               stressors=("priorities",), suite="matrix",
               paper="T5 (order of priorities): 15 sources at ascending priorities; here 8 (the "
                     "generator's lines), the measured one highest"),
     Benchmark("t6-parallel", 32,
               "T6: lines 0..parallel_lines rise in the same cycle at the same level; line 0 is "
               "served in the controller's order",
-              ("lat_count", "lat_period", "lat_jitter", "seed", "parallel_lines"),
-              (Column("T6 med/max", 10, lambda t: _med_max(t)),),
+              (Column("T6 med/max", 10, _med_max),),
               stressors=("parallel",), suite="matrix",
               paper="T6 (parallel handling): one line to up to 4 cores at once; a single-core MCU "
                     "has no parallel handlers, so here several lines at once on one core stand for it"),
     Benchmark("t6-parallel-tp", 64,
               "T6, throughput: lines 0..parallel_lines held together for a stimulation phase; the "
               "handler runs of all of them per phase",
-              ("tp_phases", "tp_high", "tp_low", "seed", "parallel_lines"),
               (Column("T6 kIRQ/s", 9, _kirq_per_s),),
               stressors=("parallel",), kind="throughput", suite="matrix",
               paper="T6 throughput (T6-2 in the paper's figure)"),
     Benchmark("t7-traffic", 128,
               "T7: line 0's latency while a second bus master and the background loop make "
               "random memory traffic",
-              ("lat_count", "lat_period", "lat_jitter", "seed", "traffic_intensity"),
-              (Column("T7 med/max", 10, lambda t: _med_max(t)),),
+              (Column("T7 med/max", 10, _med_max),),
               stressors=("traffic",), needs=("bus_stress",), suite="matrix",
               paper="T7 (random memory accesses): 4 cores writing at random into a 96 MB array; "
                     "here one bus-stress master and the CPU's own background loop in main RAM"),
@@ -195,15 +206,12 @@ BENCHMARKS = {b.name: b for b in [
               "B-Lmax: the worst-case latency benchmark, T4 + T6 + T7: line 0 rises with "
               "parallel_lines others at its level while lines above them request at random at the "
               "lowest level and the bus is loaded",
-              ("lat_count", "lat_period", "lat_jitter", "seed", "stress_gap", "parallel_lines",
-               "traffic_intensity"),
-              (Column("B-Lmax med/max", 14, lambda t: _med_max(t)),),
+              (Column("B-Lmax med/max", 14, _med_max),),
               stressors=("enabled", "parallel", "traffic"),
               paper="B-Lmax (the paper: T4-36 with T6)"),
     Benchmark("b-tmax", 512,
               "B-Tmax: the maximal-throughput benchmark, T6's throughput procedure: lines "
               "0..parallel_lines held together, every handler run counted",
-              ("tp_phases", "tp_high", "tp_low", "seed", "parallel_lines"),
               (Column("B-Tmax kIRQ/s", 13, _kirq_per_s),),
               stressors=("parallel",), kind="throughput",
               paper="B-Tmax (the paper: T6-2 with T2)"),

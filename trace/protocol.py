@@ -331,7 +331,7 @@ def c_header(app, benchmarks=(), kernel=None, modules=()):
     if cases:
         from irqlab.host.benchmarks import STRESSORS
         out += ["", "/* Stressors of the matrix's test cases (trace/benchmarks.py STRESSORS). */"]
-        out += [f"#define STRESS_{n.upper()} {bit}u   /* {doc} */" for n, (bit, doc) in STRESSORS.items()]
+        out += [f"#define STRESS_{n.upper()} {st.bit}u   /* {st.doc} */" for n, st in STRESSORS.items()]
         out += ["/* The matrix: {test id, stressors, 1 = throughput procedure}. */",
                 "#define BENCH_CASES { \\"]
         out += [f"    {{TEST_{b.c_name}, 0x{b.stressor_mask:x}u, {int(b.kind == 'throughput')}}}, \\"
