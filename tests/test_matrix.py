@@ -39,9 +39,9 @@ def test_stressors_are_single_bits_and_every_case_says_what_it_stands_for():
     assert len(set(bits)) == len(bits) and all(b & (b - 1) == 0 for b in bits)
     for b in MATRIX:
         assert b.stressors and set(b.stressors) <= set(STRESSORS), b.name
+        assert b.paper.startswith("T"), f"{b.name}: which of seed 004's cases it stands for"
     fields = set(protocol.CONFIGS["bench"].names)
     assert all(set(b.config) <= fields for b in BENCHMARKS.values())
-        assert b.paper.startswith("T"), f"{b.name}: which of seed 004's cases it stands for"
 
 
 def test_suites():
