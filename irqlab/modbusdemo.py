@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 
 from irqlab.errors import UserError
 from irqlab.host import modbus as regs
+from irqlab.host.modbus import adu
 from irqlab.host import record as rec
 from irqlab.host import protocol
 
@@ -44,25 +45,6 @@ MAX_CYCLES = 2_000_000_000
 
 class DemoError(UserError):
     """A demo run could not be made or its master failed."""
-
-
-# ------------------------------------------------------------ the encoder
-
-def crc16(data):
-    """Modbus CRC-16 (poly 0xA001 reflected, init 0xFFFF)."""
-    crc = 0xFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
-
-
-def adu(address, pdu):
-    """An RTU frame: address, PDU, CRC low byte first."""
-    body = bytes([address]) + bytes(pdu)
-    c = crc16(body)
-    return body + bytes([c & 0xFF, c >> 8])
 
 
 # ------------------------------------------------------------ the master

@@ -10,6 +10,8 @@ import subprocess
 
 import pytest
 
+from irqlab.host.modbus import adu, crc16
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "fw" / "common" / "modbus"
 SOURCES = ["mb_crc.c", "mb_rx.c", "mb_slave.c", "host/testmap.c", "host/mb_script.c"]
@@ -19,22 +21,7 @@ BAUD, HZ = 115200, 1_000_000          # above 19200: t1.5 = 750 us, t3.5 = 1750 
 TCHAR, T15, T35 = 96, 750, 1750       # ticks of 1 us; 11 bits at 115200 = 95.5 us
 
 
-# ---- reference encoder ----
-
-def crc16(data):
-    crc = 0xFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
-
-
-def adu(addr, pdu):
-    body = bytes([addr]) + bytes(pdu)
-    c = crc16(body)
-    return body + bytes([c & 0xFF, c >> 8])
-
+# ---- reference encoder (framing: irqlab.host.modbus; pymodbus cross-checks it below) ----
 
 def u16(*values):
     return b"".join(v.to_bytes(2, "big") for v in values)

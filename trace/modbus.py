@@ -80,6 +80,25 @@ def counters(registers):
     return {name.lower(): value32(registers, name) for name in INPUTS}
 
 
+# ---- framing: the host side of fw/common/modbus/mb_crc.c ----
+
+def crc16(data):
+    """Modbus CRC-16 (poly 0xA001 reflected, init 0xFFFF)."""
+    crc = 0xFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+    return crc
+
+
+def adu(address, pdu):
+    """An RTU frame: address, PDU, CRC low byte first."""
+    body = bytes([address]) + bytes(pdu)
+    c = crc16(body)
+    return body + bytes([c & 0xFF, c >> 8])
+
+
 # ---- the demo's results (irqlab/modbusdemo.py writes modbus.json) ----
 
 RESULTS_FILE = "modbus.json"
