@@ -91,7 +91,8 @@ struct Sink {
     }
 };
 
-int listen_once(int port) {
+// A listening socket on 127.0.0.1:port (one client), or exit 2 saying why.
+int listen_socket(int port, const char *what) {
     int s = socket(AF_INET, SOCK_STREAM, 0);
     int one = 1;
     setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -100,9 +101,14 @@ int listen_once(int port) {
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     addr.sin_port = htons((uint16_t)port);
     if (bind(s, (sockaddr *)&addr, sizeof addr) < 0 || listen(s, 1) < 0) {
-        fprintf(stderr, "irqlab-sim: cannot listen on port %d: %s\n", port, strerror(errno));
+        fprintf(stderr, "irqlab-sim: cannot listen on port %d%s: %s\n", port, what, strerror(errno));
         exit(2);
     }
+    return s;
+}
+
+int listen_once(int port) {
+    int s = listen_socket(port, "");
     fprintf(stderr, "irqlab-sim: waiting for the trace client on 127.0.0.1:%d\n", port);
     int c = accept(s, nullptr, nullptr);
     close(s);
@@ -122,17 +128,7 @@ int listen_once(int port) {
 class ModbusBridge {
 public:
     void listen_on(int port) {
-        lfd_ = socket(AF_INET, SOCK_STREAM, 0);
-        int one = 1;
-        setsockopt(lfd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        addr.sin_port = htons((uint16_t)port);
-        if (bind(lfd_, (sockaddr *)&addr, sizeof addr) < 0 || listen(lfd_, 1) < 0) {
-            fprintf(stderr, "irqlab-sim: cannot listen on port %d for Modbus: %s\n", port, strerror(errno));
-            exit(2);
-        }
+        lfd_ = listen_socket(port, " for Modbus");
         fcntl(lfd_, F_SETFL, O_NONBLOCK);
         fprintf(stderr, "irqlab-sim: Modbus serial bridge on 127.0.0.1:%d\n", port);
     }
