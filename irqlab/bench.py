@@ -4,25 +4,17 @@ every core, in one run, on one SoC, with one firmware and one trace path."""
 import datetime
 import os
 
-from irqlab import fwimage, paths, sim
+from irqlab import paths, sim
 from irqlab.boards import registry
-from irqlab.errors import BenchError
 from irqlab.host import analysis, htmlreport, report, results as resultsfile
 from irqlab.rows import ROWS, row as row_info
 
 
 def run_row(row, config, out_dir, progress, probe_path=None):
     """Build (if needed) and run one row; returns its results entry."""
-    model = sim.ensure_model(row, progress)
-    fw = sim.build_firmware(model, "bench", progress)
-    image = sim.load_image(model, fw, **config)
-    fw_config = fwimage.read_config(image, model.code_size)
     trace_path = os.path.join(out_dir, f"trace-{row}.bin")
-    progress.step(f"{row}: running the benchmark in simulation")
-    run = sim.run(model, image, trace_path, probe_path=probe_path, progress=progress, label=row)
-    progress.done()
-    if run.exit_code != 0:
-        raise BenchError(f"{row}: firmware exited with {run.exit_code}; console:\n{run.console[-800:]}")
+    run, fw_config = sim.run_application(row, "bench", config, trace_path, progress, what="the benchmark",
+                                         probe_path=probe_path)
     records, stats = run.trace()
     res = row_results(row, records, stats, trace_path, sim_clock_hz(), fw_config, out_dir)
     res["sim"] = run.sim_log.strip().splitlines()[-1] if run.sim_log.strip() else ""
@@ -50,6 +42,14 @@ def row_results(row, records, stats, trace_path, clock_hz, fw_config, out_dir):
         "firmware_config": fw_config,
     })
     return res
+
+
+def recorded_config(results):
+    """A results file's bench parameters that the firmware still has (not
+    its magic, flags or test mask): to run that configuration again."""
+    from irqlab.host.protocol import CONFIGS
+    fields = set(CONFIGS["bench"].names) - {"magic", "flags", "tests"}
+    return {k: v for k, v in results["config"].items() if k in fields}
 
 
 def sim_clock_hz():

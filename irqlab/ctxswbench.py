@@ -5,9 +5,8 @@ the tables) and the table beside the seeds' figures."""
 
 import os
 
-from irqlab import fwimage, fwoptions, sim
+from irqlab import fwoptions, sim
 from irqlab.bench import new_results, sim_clock_hz
-from irqlab.errors import BenchError
 from irqlab.host import ctxsw, protocol, report
 from irqlab.host.references import SWITCH_REFERENCES
 from irqlab.rows import ROWS, row as row_info
@@ -21,19 +20,9 @@ MAX_CYCLES = 200_000_000
 def run_row(row, config, out_dir, progress=None, options=()):
     """Build (if needed) and run the suite on one row (with the firmware
     build options `options`, irqlab/fwoptions.py); its results entry."""
-    model = sim.ensure_model(row, progress)
-    fw = sim.build_firmware(model, APP, progress, options=options)
-    image = sim.load_image(model, fw, **config)
-    fw_config = fwimage.read_config(image, model.code_size)
     trace_path = os.path.join(out_dir, f"trace-ctxsw-{row}.bin")
-    if progress:
-        progress.step(f"{row}: running the context-switch suite in simulation")
-    run = sim.run(model, image, trace_path, max_cycles=MAX_CYCLES, progress=progress, label=row)
-    if progress:
-        progress.done()
-    if run.exit_code != 0 or "ctxsw: ok" not in run.console:
-        raise BenchError(f"{row}: the context-switch suite exited with {run.exit_code}; console:\n"
-                         f"{run.console[-800:]}")
+    run, fw_config = sim.run_application(row, APP, config, trace_path, progress, what="the context-switch suite",
+                                         done="ctxsw: ok", options=options, max_cycles=MAX_CYCLES)
     records, stats = run.trace()
     raw = ctxsw.samples(records, protocol.APP_PROTOCOLS[APP], protocol.APP_PROTOCOLS["freertos"])
     res = ctxsw.figures(raw, sim_clock_hz())

@@ -14,7 +14,7 @@ digits.md (the table)."""
 import os
 import statistics
 
-from irqlab import fwimage, sim
+from irqlab import sim
 from irqlab.bench import new_results, sim_clock_hz
 from irqlab.boards import registry
 from irqlab.errors import BenchError
@@ -40,18 +40,9 @@ def _ticks(records, first, last):
 def run_app(row, app, config, out_dir, progress=None):
     """Build (if needed) and run one of the workload's applications on one
     row; its figures, the firmware's configuration included."""
-    model = sim.ensure_model(row, progress)
-    fw = sim.build_firmware(model, app, progress)
-    image = sim.load_image(model, fw, **config)
-    fw_config = fwimage.read_config(image, model.code_size)
     trace_path = os.path.join(out_dir, f"trace-{app}-{row}.bin")
-    if progress:
-        progress.step(f"{row}: running {app} in simulation")
-    run = sim.run(model, image, trace_path, max_cycles=MAX_CYCLES, progress=progress, label=row)
-    if progress:
-        progress.done()
-    if run.exit_code != 0 or f"{app}: ok" not in run.console:
-        raise BenchError(f"{row}: {app} exited with {run.exit_code}; console:\n{run.console[-800:]}")
+    run, fw_config = sim.run_application(row, app, config, trace_path, progress, done=f"{app}: ok",
+                                         max_cycles=MAX_CYCLES)
     records, stats = run.trace()
     events = workload.inferences(records)
     if len(events) != fw_config["inferences"]:

@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass, field
 
 from irqlab import fwoptions, paths, fwimage, corebuild, firmware
-from irqlab.errors import BuildError
+from irqlab.errors import BenchError, BuildError
 from irqlab.host import capture as cap, protocol
 from irqlab.host.atomic import exclusive
 from irqlab.host.decode import check as check_trace
@@ -307,3 +307,26 @@ def load_image(model, bin_path, size=None, **config):
     if config:
         fwimage.patch_config(image, size, **config)
     return image
+
+
+def run_application(row, app, config, trace_path, progress=None, what=None, done=None, options=(),
+                    max_cycles=400_000_000, probe_path=None):
+    """Build (if needed) and run firmware application `app` on `row`, its
+    configuration block patched with `config`: (the run, the configuration
+    the firmware ran with). A non-zero exit, or a console without the line
+    `done` when one is given, is a BenchError that shows the console's end;
+    `what` names the run in the progress line and the error."""
+    model = ensure_model(row, progress)
+    fw = build_firmware(model, app, progress, options=options)
+    image = load_image(model, fw, **config)
+    fw_config = fwimage.read_config(image, model.code_size)
+    what = what or app
+    if progress:
+        progress.step(f"{row}: running {what} in simulation")
+    result = run(model, image, trace_path, probe_path=probe_path, max_cycles=max_cycles, progress=progress,
+                 label=row)
+    if progress:
+        progress.done()
+    if result.exit_code != 0 or (done is not None and done not in result.console):
+        raise BenchError(f"{row}: {what} exited with {result.exit_code}; console:\n{result.console[-800:]}")
+    return result, fw_config
