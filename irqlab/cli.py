@@ -47,14 +47,20 @@ def cmd_bench(args):
         _bench_digits(args)
 
 
+def _simulation_only(args, what):
+    """One line and exit 2 when a command that runs in simulation only is
+    given a board (--board other than sim, or --port)."""
+    from irqlab.errors import BenchError
+    if getattr(args, "board", "sim") != "sim" or args.port:
+        raise BenchError(f"{what} runs in simulation only (leave out --board/--port)")
+
+
 def cmd_demo_pto(args):
     """`irqlab demo pto` (irqlab/demos/pto.py): simulation; boards not yet."""
     from irqlab import paths
     from irqlab.demos import pto
-    from irqlab.errors import BenchError
     from irqlab.progress import Progress
-    if args.board != "sim" or args.port:
-        raise BenchError("the PTO demo runs in simulation only so far (leave out --board/--port)")
+    _simulation_only(args, "the PTO demo")
     results = pto.demo(_cores(args.cores), args.out, Progress())
     pto.print_results(results, args.out or paths.RESULTS)
 
@@ -71,8 +77,7 @@ def _bench_ctxsw(args):
     from irqlab import ctxswbench, paths
     from irqlab.errors import BenchError
     from irqlab.progress import Progress
-    if args.board != "sim" or args.port:
-        raise BenchError("the context-switch suite runs in simulation only (leave out --board/--port)")
+    _simulation_only(args, "the context-switch suite")
     config = {}
     if args.samples is not None:
         if args.samples < 1:
@@ -99,8 +104,7 @@ def _bench_digits(args):
     from irqlab import digitsbench, paths
     from irqlab.errors import BenchError
     from irqlab.progress import Progress
-    if args.board != "sim" or args.port:
-        raise BenchError("the digits workload runs in simulation only (leave out --board/--port)")
+    _simulation_only(args, "the digits workload")
     config = {}
     if args.inferences is not None:
         if args.inferences < 2:
