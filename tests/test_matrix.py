@@ -68,9 +68,7 @@ def recorded():
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory, recorded):
     out = tmp_path_factory.mktemp("matrix")
-    fields = set(protocol.CONFIGS["bench"].names) - {"magic", "flags", "tests"}
-    config = {k: v for k, v in recorded["config"].items() if k in fields}
-    config["tests"] = suite_mask("matrix")
+    config = dict(bench.recorded_config(recorded), tests=suite_mask("matrix"))
     assert config["lat_count"] == LAT_COUNT
     return {r: bench.run_row(r, config, str(out), Progress()) for r in ROWS}, str(out), config
 

@@ -4,7 +4,6 @@ pymodbus through the harness's bridge to the firmware's slave, every request
 answered correctly, the background rate timed by the trace unit, the
 malformed frames of item 8 counted and the slave answering after them."""
 import json
-import os
 import subprocess
 import sys
 

@@ -4,7 +4,6 @@ UBSan, for a bounded time, from a seed corpus this test writes: valid and
 invalid requests of test_modbus_host's reference encoder, straight to the
 handler and as timed byte streams. The target (host/mb_fuzz.c) checks every
 response itself; any sanitizer report or failed check is a failure here."""
-import pathlib
 import re
 import shutil
 import subprocess

@@ -269,7 +269,7 @@ def test_responses_match_pymodbus_framer(driver):
         (bm.WriteMultipleCoilsRequest(address=4, bits=[True, False, True], dev_id=ADDR), None),
     ]
     client = FramerRTU(DecodePDU(False))
-    line, ref = Line(driver), RefSlave()
+    line = Line(driver)
     for req, _ in requests:
         frame = client.buildFrame(req)
         assert frame[:1] == bytes([ADDR]) and frame == adu(ADDR, frame[1:-2])   # same encoding

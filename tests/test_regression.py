@@ -25,7 +25,6 @@ import pytest
 
 from irqlab import bench, paths
 from irqlab.host import report
-from irqlab.host.protocol import CONFIGS
 from irqlab.progress import Progress
 from irqlab.rows import ROWS
 
@@ -44,9 +43,7 @@ def recorded():
 @pytest.fixture(scope="module")
 def results(recorded, tmp_path_factory):
     out = tmp_path_factory.mktemp("bench")
-    # The recorded run's parameters (those the bench firmware still has).
-    fields = set(CONFIGS["bench"].names) - {"magic", "flags", "tests"}
-    config = {k: v for k, v in recorded["config"].items() if k in fields}
+    config = bench.recorded_config(recorded)
     res = bench.bench(list(ROWS), "sim", str(out), config, Progress())
     res["_out"] = str(out)
     return res
