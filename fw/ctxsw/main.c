@@ -25,6 +25,7 @@
 #include "irqlab.h"
 #include "FreeRTOS.h"
 #include "task.h"
+#include "port_trap.h"
 #include "queue.h"
 #include "semphr.h"
 #include "ctxsw.h"
@@ -332,16 +333,11 @@ void vApplicationTickHook(void) {
     stim(CH_TICK, 0);
 }
 
-extern char trap_entry_direct[];
-
 int main(void) {
     samples = irqlab_config.samples;
     console_printf("ctxsw: %u samples per case\n", samples);
     irq_init();
-#if !IRQLAB_IRQ_MODEL_CLIC
-    /* Every trap through FreeRTOS's port (as fw/freertos/main.c). */
-    CSRW(mtvec, (uint32_t)trap_entry_direct | (IRQLAB_HW_VECTORING ? 1 : 0));
-#endif
+    port_trap_install();               /* fw/freertos/port_trap.h */
     /* The marks' PC matches where the core drives the retire port
      * (comparators: trace/ctxsw.py PC_A, PC_B). */
     if (tracer_has_retire_read() & 1) {

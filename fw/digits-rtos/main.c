@@ -15,6 +15,7 @@
 #include "irqlab_protocol.h"
 #include "FreeRTOS.h"
 #include "task.h"
+#include "port_trap.h"
 #include "digits.h"
 
 #if !IRQLAB_HAS_MTIP && !IRQLAB_IRQ_MODEL_CLIC
@@ -36,14 +37,9 @@ static void background(void *arg) {
     irqlab_exit(state.mismatches ? 1 : 0);
 }
 
-extern char trap_entry_direct[];
-
 int main(void) {
     irq_init();
-#if !IRQLAB_IRQ_MODEL_CLIC
-    /* Every trap through FreeRTOS's port (as fw/freertos/main.c). */
-    CSRW(mtvec, (uint32_t)trap_entry_direct | (IRQLAB_HW_VECTORING ? 1 : 0));
-#endif
+    port_trap_install();               /* fw/freertos/port_trap.h */
     tracer_rise_en_write(0);           /* the inferences and the kernel's hooks only */
     tracer_fall_en_write(0);
     tracer_core_en_write(0);

@@ -29,6 +29,7 @@
 #include "irqlab.h"
 #include "FreeRTOS.h"
 #include "task.h"
+#include "port_trap.h"
 #include "queue.h"
 #include "semphr.h"
 #include "timers.h"
@@ -424,16 +425,9 @@ static void run_tests(void *arg) {
     test_stack_overflow();             /* its hook prints the verdict and ends the run */
 }
 
-extern char trap_entry_direct[];
-
 int main(void) {
     irq_init();
-#if !IRQLAB_IRQ_MODEL_CLIC
-    /* Every trap through FreeRTOS's port: direct mode, or the same jumps as a
-     * vector table where the core vectors in hardware. (The CLIC port keeps
-     * the HAL's entries and adds its own: port-clic/.) */
-    CSRW(mtvec, (uint32_t)trap_entry_direct | (IRQLAB_HW_VECTORING ? 1 : 0));
-#endif
+    port_trap_install();               /* fw/freertos/port_trap.h */
     /* The trace hooks' events (irqlab_trace.h, configIRQLAB_TRACE): a
      * timeline of tasks, ISRs and kernel objects (`irqlab decode`). */
     tracer_rise_en_write(0);

@@ -20,6 +20,7 @@
 #include "irqlab.h"
 #include "FreeRTOS.h"
 #include "task.h"
+#include "port_trap.h"
 #include "modbus_rtu.h"
 #include "digits.h"
 
@@ -179,15 +180,10 @@ static void background_main(void *arg) {
     }
 }
 
-extern char trap_entry_direct[];
-
 int main(void) {
     const volatile struct irqlab_config *c = &irqlab_config;
     irq_init();
-#if !IRQLAB_IRQ_MODEL_CLIC
-    /* Every trap through FreeRTOS's port (as fw/freertos/main.c). */
-    CSRW(mtvec, (uint32_t)trap_entry_direct | (IRQLAB_HW_VECTORING ? 1 : 0));
-#endif
+    port_trap_install();               /* fw/freertos/port_trap.h */
     baud = c->baud ? c->baud : 115200;
     mb_timing_t t = mb_timing(baud, CONFIG_CLOCK_FREQUENCY);
     modbus_divisor_write((CONFIG_CLOCK_FREQUENCY + baud / 2) / baud);

@@ -16,6 +16,7 @@
 #include "irqlab.h"
 #include "FreeRTOS.h"
 #include "task.h"
+#include "port_trap.h"
 #include "pto.h"
 
 #if !IRQLAB_HAS_PTO
@@ -121,14 +122,9 @@ static void planner(void *arg) {
     irqlab_exit(0);
 }
 
-extern char trap_entry_direct[];
-
 int main(void) {
     irq_init();
-#if !IRQLAB_IRQ_MODEL_CLIC
-    /* Every trap through FreeRTOS's port (as fw/freertos/main.c). */
-    CSRW(mtvec, (uint32_t)trap_entry_direct | (IRQLAB_HW_VECTORING ? 1 : 0));
-#endif
+    port_trap_install();               /* fw/freertos/port_trap.h */
     /* The CLIC: edge-triggered, its pending bit cleared as the handler is
      * taken, so the handler's store needs not land before it returns. */
     irq_configure(IRQ, IRQLAB_IRQ_MODEL_CLIC ? IRQ_TRIG_EDGE : IRQ_TRIG_LEVEL, PTO_LEVEL);
