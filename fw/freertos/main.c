@@ -15,13 +15,15 @@
  * expect: freertos: notification from an ISR: ok
  * expect: freertos: binary semaphore: ok
  * expect: freertos: nested interrupts: ok
+ * expect: freertos: nesting into the switch: ok
  * expect: freertos: critical sections: ok
  * expect: freertos: stack overflow detected: ok
  * expect: freertos: ok
  *
  * Where the port lets interrupts above configKERNEL_INTERRUPT_LEVEL nest and
  * run inside critical sections (portHAS_NESTED_INTERRUPTS: the CLIC port),
- * the nesting and critical-section checks assert that they do; elsewhere
+ * the nesting and critical-section checks assert that they do (and that
+ * such an interrupt comes into the port's own task switch); elsewhere
  * (FreeRTOS's own port: one ISR at a time, critical sections mask all) they
  * assert that they do not. The stack-overflow check is the last: the kernel's
  * hook ends the run.
@@ -304,9 +306,18 @@ static const struct gen_pattern one_pulse = { .mode = GEN_LEVEL, .delay = 40, .h
 static volatile uint32_t high_isr_runs;
 static QueueHandle_t deferred;
 
+#if portHAS_NESTED_INTERRUPTS
+extern const char port_entries_begin[], port_entries_end[];   /* the port's tick and switch code */
+static volatile uint32_t high_in_port;              /* runs that came into them */
+#endif
+
 void IRQ_HANDLER(IRQLAB_IRQ_GEN_2)(void) {        /* above the kernel level */
     gen_ack(1u << 2);
     high_isr_runs++;
+#if portHAS_NESTED_INTERRUPTS
+    uintptr_t pc = CSRR(mepc);
+    high_in_port += pc >= (uintptr_t)port_entries_begin && pc < (uintptr_t)port_entries_end;
+#endif
 }
 
 void IRQ_HANDLER(IRQLAB_IRQ_GEN_1)(void) {        /* at the kernel level */
@@ -339,6 +350,29 @@ static void test_nesting(void) {
     irq_disable(IRQLAB_IRQ_GEN_1);
     vQueueDelete(deferred);
     passed("nested interrupts");
+}
+
+/* ---- with the CLIC port, interrupts above the kernel's level come into its
+ * own switch too (portasm.S: interrupts on in its entries but for the CSR
+ * writes): a task yields again and again while such a line fires at random. */
+static void test_nesting_into_the_switch(void) {
+    enum { PULSES = 300 };
+    struct gen_pattern p = { .mode = GEN_LEVEL, .delay = 50, .high = 1, .low = 300, .count = PULSES,
+                             .jitter = 127, .seed = 0x5eed };
+    uint32_t runs0 = high_isr_runs;
+    setup_line(IRQLAB_IRQ_GEN_2, 2, LEVEL_ABOVE_KERNEL, &p);
+    gen_start(1u << 2);
+    for (int i = 0; i < SPIN_LIMIT && (gen_running() & (1u << 2)); i++)
+        taskYIELD();
+    setup_line(IRQLAB_IRQ_GEN_2, 2, LEVEL_ABOVE_KERNEL, &one_pulse);     /* as the next test wants it */
+#if portHAS_NESTED_INTERRUPTS
+    /* Every pulse served, none merged into the next by a wait for the switch. */
+    CHECK("nesting into the switch", high_isr_runs - runs0 == PULSES, high_isr_runs - runs0, PULSES);
+    CHECK("nesting into the switch", high_in_port > 0, high_in_port, 1);
+#else
+    CHECK("nesting into the switch", high_isr_runs != runs0, high_isr_runs - runs0, PULSES);
+#endif
+    passed("nesting into the switch");
 }
 
 /* ---- a critical section holds kernel ISRs; with the CLIC port, not the ones above */
@@ -421,6 +455,7 @@ static void run_tests(void *arg) {
     test_isr_notification();
     test_binary();
     test_nesting();
+    test_nesting_into_the_switch();
     test_critical_sections();
     test_stack_overflow();             /* its hook prints the verdict and ends the run */
 }

@@ -11,12 +11,24 @@
 #define CALLER_SAVED 5,6,7,10,11,12,13,14,15      /* with x1: what a C call may change */
 #define CALLEE_SAVED 8,9
     .equ CALLEE_REGS, 2
+#define A_REGS 10,11,12,13,14,15
 #else
 #define SAVED 5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 #define CALLER_SAVED 5,6,7,10,11,12,13,14,15,16,17,28,29,30,31
 #define CALLEE_SAVED 8,9,18,19,20,21,22,23,24,25,26,27
     .equ CALLEE_REGS, 12
+#define A_REGS 10,11,12,13,14,15,16,17,28,29,30,31  /* a0.., t3-t6 */
 #endif
+
+/* Nesting. The port's entries run at the kernel's level with interrupts on
+ * (mstatus.MIE) from the moment the task's mepc and mcause are safe in its
+ * frame until the few instructions that write them back before mret: so an
+ * interrupt above the kernel's level (an ISR that never calls the kernel, a
+ * pulse train's say) waits for neither the tick nor a task switch, as with
+ * Cortex-M's BASEPRI. A nested handler keeps every register but the CSRs,
+ * and sp is a valid stack at every instruction. */
+    .equ MSTATUS_MIE, 8
+    .equ MINHV, 0x40000000
 
 #if !IRQLAB_FASTIRQ_ENTRY
 /* A task's context lives on its stack, in a frame of FRAME bytes:
@@ -29,7 +41,6 @@
     .equ FRAME_REGS, 28
 #endif
     .equ FRAME, ((2 + FRAME_REGS) * 4 + 15) & ~15
-    .equ MINHV, 0x40000000
 
     /* Registers xn (n in regs) to or from their slots of the frame at sp. */
     .macro STORE_REGS regs:vararg
@@ -43,58 +54,71 @@
     .endr
     .endm
 
-    /* The task's frame with x1 and the registers in regs, mepc and mcause;
-     * its address in the TCB; then onto the ISR stack. */
+    /* The task's frame: mepc and mcause first, then interrupts on, then x1
+     * and the registers in regs (t0 is stored first: the CSRs pass through
+     * it); its address in the TCB; then onto the ISR stack. */
     .macro SAVE_TASK regs:vararg
     addi sp, sp, -FRAME
-    sw x1, 8(sp)
-    STORE_REGS \regs
+    sw t0, 12(sp)
     csrr t0, mepc
     sw t0, 0(sp)
     csrr t0, mcause
     sw t0, 4(sp)
+    csrsi mstatus, MSTATUS_MIE
+    sw x1, 8(sp)
+    STORE_REGS \regs
     lw t0, pxCurrentTCB
     sw sp, 0(t0)
     lw sp, port_isr_stack_top
     .endm
 
-    /* Back into pxCurrentTCB's task: its mepc and mcause (mret restores
-     * MIE from mpie and the level from mpil; minhv cleared: the task was
-     * not stopped in the middle of a table read). */
-    .macro RESTORE_TASK
-    lw t0, pxCurrentTCB
-    lw sp, 0(t0)
+    /* Back into the task of the frame at sp, whose x1 and registers in regs
+     * are loaded already: interrupts off, its mepc and mcause (minhv
+     * cleared: the task was not stopped in the middle of a table read), t1
+     * and t2, and mret (which restores MIE from mpie and the level from
+     * mpil). Eleven instructions with interrupts off. */
+    .macro RETURN_TO_TASK
+    csrci mstatus, MSTATUS_MIE
     lw t1, 0(sp)
     lw t2, 4(sp)
-    li t0, ~MINHV
-    lw x1, 8(sp)
-    and t2, t2, t0
-    csrw mepc, t1                   /* (loaded early: no load-use stall) */
+    csrw mepc, t1
     csrw mcause, t2
-    LOAD_REGS SAVED
+    li t1, MINHV
+    csrc mcause, t1
+    lw t1, 16(sp)
+    lw t2, 20(sp)
     addi sp, sp, FRAME
     mret
     .endm
 
+    /* Into pxCurrentTCB's task, its whole context. */
+    .macro RESTORE_TASK
+    lw t0, pxCurrentTCB
+    lw sp, 0(t0)
+    lw x1, 8(sp)
+    LOAD_REGS 5,CALLEE_SAVED,A_REGS
+    RETURN_TO_TASK
+    .endm
+
     .section .text.port_entries, "ax"
+    .global port_entries_begin         /* the entries' code lies in [begin, end) */
+port_entries_begin:
     /* The tick saves what the C call may change (x1 and the caller-saved
      * registers, mepc, mcause) into the task's frame, and the callee-saved
      * ones only when it switches: the C ABI kept them, so they are still the
      * task's after the call. A tick that does not switch returns to the
-     * same task without them (and with mepc and mcause untouched: no other
-     * trap can come in between, interrupts stay off in the port's entries). */
+     * same task without them. */
     .balign 4
     .global port_tick_entry
 port_tick_entry:
-    SAVE_TASK CALLER_SAVED
+    SAVE_TASK 6,7,A_REGS
     call port_tick                  /* a0: switch tasks */
     lw t0, pxCurrentTCB
     lw sp, 0(t0)
     bnez a0, port_tick_switch
     lw x1, 8(sp)
-    LOAD_REGS CALLER_SAVED
-    addi sp, sp, FRAME
-    mret
+    LOAD_REGS 5,A_REGS
+    RETURN_TO_TASK
     .global port_tick_switch        /* traced by the tests: retires only in ticks that switch */
 port_tick_switch:
     STORE_REGS CALLEE_SAVED
@@ -105,15 +129,18 @@ port_tick_switch:
     .balign 4
     .global port_yield_entry
 port_yield_entry:
-    SAVE_TASK SAVED
+    SAVE_TASK 6,7,CALLEE_SAVED,A_REGS
     call vTaskSwitchContext
     RESTORE_TASK
 
     .balign 4
     .global port_start_first_task
 port_start_first_task:
+    csrci mstatus, MSTATUS_MIE      /* nothing comes in before the first task runs */
     csrw 0x347, zero                /* mintthresh: nothing held */
     RESTORE_TASK
+    .global port_entries_end
+port_entries_end:
 
 #else   /* IRQLAB_FASTIRQ_ENTRY */
 #include "entry_macros.S"
@@ -125,7 +152,8 @@ port_start_first_task:
  *     0 s0   4 s1   8.. s2-s11 (ilp32)   CALLEE.. the hardware frame
  * and pxTopOfStack (the TCB's first word) is its address. A tick that does
  * not switch returns with emret (the bank switches back, sp moves up: no
- * register is loaded); one that switches, and the yield, complete the
+ * register is loaded; after an interrupt nested into it, from the frame);
+ * one that switches, and the yield, complete the
  * context with the callee-saved registers (the C ABI kept them, they are
  * still the task's), switch, and load the next task's context into the
  * current bank. */
@@ -141,16 +169,21 @@ port_start_first_task:
     .endm
 
     .section .text.port_entries, "ax"
+    .global port_entries_begin         /* the entries' code lies in [begin, end) */
+port_entries_begin:
     .balign 4
     .global port_tick_entry
 port_tick_entry:
-    csrw mscratch, sp               /* the task's frame (interrupts stay off here) */
+    csrsi mstatus, MSTATUS_MIE      /* the frame holds mepc and mcause (nested
+                                       entries wait for its drain) */
+    sw sp, port_tick_frame, t0      /* the task's frame (not in mscratch: a
+                                       nested non-vectored entry uses it) */
     lw sp, port_isr_stack_top
     call port_tick                  /* a0: switch tasks */
-    csrr sp, mscratch
+    lw sp, port_tick_frame
     bnez a0, port_tick_switch
     EMRET                           /* back to the task's bank, or on to a pending interrupt */
-    j port_restore_frame            /* not reached: nothing nests into the port's entries */
+    j port_restore_frame            /* an interrupt nested into the tick used the bank */
     .global port_tick_switch        /* traced by the tests: retires only in ticks that switch */
 port_tick_switch:
     lw t0, pxCurrentTCB
@@ -160,12 +193,14 @@ port_tick_switch:
     .balign 4
     .global port_start_first_task
 port_start_first_task:
+    csrci mstatus, MSTATUS_MIE      /* nothing comes in before the first task runs */
     csrw 0x347, zero                /* mintthresh: nothing held */
     j port_restore_task
 
     .balign 4
     .global port_yield_entry
 port_yield_entry:
+    csrsi mstatus, MSTATUS_MIE
     lw t0, pxCurrentTCB             /* first: its use is 13 instructions on */
     SAVE_CALLEE
 port_switch:                        /* t0: pxCurrentTCB */
@@ -175,22 +210,34 @@ port_switch:                        /* t0: pxCurrentTCB */
 port_restore_task:                  /* into pxCurrentTCB's task */
     lw t0, pxCurrentTCB
     lw sp, 0(t0)
-    lw t1, CALLEE + OFF_EPC(sp)     /* early, for the CSR writes below (no load-use stall) */
-    lw t2, CALLEE + OFF_CAUSE(sp)
     .set slot, 0
     .irp n, CALLEE_SAVED
     lw x\n, (4 * slot)(sp)
     .set slot, slot + 1
     .endr
     addi sp, sp, CALLEE
-restore_frame_csrs:                 /* t1, t2: the frame's mepc and mcause */
-    csrw mepc, t1
-    csrw mcause, t2                 /* mpil, mpie: what mret restores (minhv: clear in every frame) */
-    RESTORE_CALLER FRAME
-    mret
-
-port_restore_frame:                 /* the frame at sp into the current bank */
+port_restore_frame:                 /* the hardware frame at sp into the current bank */
+    lw ra, 0(sp)
+    lw t0, 4(sp)
+    .set slot, 4                    /* a0.. (and t3-t6): entry_macros.S's order */
+    .irp n, A_REGS
+    lw x\n, (4 * slot)(sp)
+    .set slot, slot + 1
+    .endr
+    csrci mstatus, MSTATUS_MIE      /* the CSRs: nothing may nest from here */
     lw t1, OFF_EPC(sp)
     lw t2, OFF_CAUSE(sp)
-    j restore_frame_csrs
+    csrw mepc, t1
+    csrw mcause, t2                 /* mpil, mpie: what mret restores (minhv: clear in every frame) */
+    lw t1, 8(sp)
+    lw t2, 12(sp)
+    addi sp, sp, FRAME
+    mret
+    .global port_entries_end
+port_entries_end:
+
+    .section .sbss.port_tick_frame, "aw", @nobits
+    .balign 4
+port_tick_frame:                    /* the ticked task's frame during the tick */
+    .word 0
 #endif

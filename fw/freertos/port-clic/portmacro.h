@@ -5,7 +5,9 @@
  *    the kernel level configKERNEL_INTERRUPT_LEVEL;
  *  - critical sections raise mintthresh to that level instead of clearing
  *    mstatus.MIE, so interrupts above it (non-RTOS ISRs, which must not
- *    call the kernel) stay enabled and nest over the kernel;
+ *    call the kernel) stay enabled and nest over the kernel, and over the
+ *    port's own tick and switch too (their kernel calls run with MIE set at
+ *    the kernel's level: portasm.S KERNEL_CALL);
  *  - ISRs at the kernel level may call the FromISR API; a switch they ask
  *    for is the pended yield, taken when they return (tail-chained by the
  *    CLIC: the yield waits at the same level; with the fast-interrupt
