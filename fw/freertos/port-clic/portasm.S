@@ -22,7 +22,8 @@
 
 /* Nesting. The port's entries run at the kernel's level with interrupts on
  * (mstatus.MIE) from the moment the task's mepc and mcause are safe in its
- * frame until the few instructions that write them back before mret: so an
+ * frame until the few instructions that write them back before mret (eight
+ * in the software build, seven with the fast-interrupt extension): so an
  * interrupt above the kernel's level (an ISR that never calls the kernel, a
  * pulse train's say) waits for neither the tick nor a task switch, as with
  * Cortex-M's BASEPRI. A nested handler keeps every register but the CSRs,
@@ -72,19 +73,20 @@
     lw sp, port_isr_stack_top
     .endm
 
-    /* Back into the task of the frame at sp, whose x1 and registers in regs
-     * are loaded already: interrupts off, its mepc and mcause (minhv
-     * cleared: the task was not stopped in the middle of a table read), t1
-     * and t2, and mret (which restores MIE from mpie and the level from
-     * mpil). Eleven instructions with interrupts off. */
+    /* Back into the task of the frame at sp, whose x1 and registers but t0,
+     * t1, t2 are loaded already: its mepc and mcause into t1 and t2 (minhv
+     * cleared: the task was not stopped in the middle of a table read), then
+     * interrupts off for the CSR writes, t0-t2 and mret (which restores MIE
+     * from mpie and the level from mpil): eight instructions. */
     .macro RETURN_TO_TASK
-    csrci mstatus, MSTATUS_MIE
     lw t1, 0(sp)
     lw t2, 4(sp)
+    li t0, ~MINHV
+    and t2, t2, t0
+    csrci mstatus, MSTATUS_MIE
     csrw mepc, t1
     csrw mcause, t2
-    li t1, MINHV
-    csrc mcause, t1
+    lw t0, 12(sp)
     lw t1, 16(sp)
     lw t2, 20(sp)
     addi sp, sp, FRAME
@@ -96,7 +98,7 @@
     lw t0, pxCurrentTCB
     lw sp, 0(t0)
     lw x1, 8(sp)
-    LOAD_REGS 5,CALLEE_SAVED,A_REGS
+    LOAD_REGS CALLEE_SAVED,A_REGS
     RETURN_TO_TASK
     .endm
 
@@ -117,7 +119,7 @@ port_tick_entry:
     lw sp, 0(t0)
     bnez a0, port_tick_switch
     lw x1, 8(sp)
-    LOAD_REGS 5,A_REGS
+    LOAD_REGS A_REGS
     RETURN_TO_TASK
     .global port_tick_switch        /* traced by the tests: retires only in ticks that switch */
 port_tick_switch:
@@ -224,9 +226,9 @@ port_restore_frame:                 /* the hardware frame at sp into the current
     lw x\n, (4 * slot)(sp)
     .set slot, slot + 1
     .endr
-    csrci mstatus, MSTATUS_MIE      /* the CSRs: nothing may nest from here */
     lw t1, OFF_EPC(sp)
     lw t2, OFF_CAUSE(sp)
+    csrci mstatus, MSTATUS_MIE      /* the CSRs: nothing may nest from here */
     csrw mepc, t1
     csrw mcause, t2                 /* mpil, mpie: what mret restores (minhv: clear in every frame) */
     lw t1, 8(sp)
