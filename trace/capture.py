@@ -79,14 +79,16 @@ def open_stream(url, baudrate=3_000_000, connect_timeout=10.0):
 
 def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None,
             baudrate=3_000_000, connect_timeout=10.0, send=None, until_console=None, on_console=None,
-            records=None):
+            records=None, respond=None):
     """Read until the peer closes (simulator), `idle_timeout` seconds without
     data, `max_seconds`, or (boards) until the console text carried in the
     trace contains `until_console` (then 0.5 s more to drain). `send` is
     written to the link first (e.g. a firmware load frame). Returns the live
     decoder's statistics; its console text is in .console. Given a list as
     `records`, the decoded records are appended to it, so the caller need
-    not decode the file again."""
+    not decode the file again. `respond(decoded)`: called with each batch
+    of decoded records; bytes it returns are written to the link (a
+    conversation with the firmware: the PTO demo's next train on a board)."""
     stream = open_stream(url, baudrate, connect_timeout)
     decoder = Decoder()
     console = []
@@ -114,6 +116,10 @@ def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None
                             if on_console:
                                 on_console(ch)
                     last_data = now
+                    if respond:
+                        reply = respond(decoded)
+                        if reply:
+                            stream.write(reply)
                     if on_progress:
                         on_progress(decoder.stats)
                     if until_console and stop_at is None and until_console in "".join(console[-200:]):
