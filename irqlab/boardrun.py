@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from irqlab import boardbuild, boardreport, firmware, fwimage
 from irqlab.boards import registry
-from irqlab.errors import BenchError
+from irqlab.errors import BenchError, CaptureError
 from irqlab.host.capture import capture
 from irqlab.rows import row as row_info
 
@@ -63,6 +63,20 @@ def target(board, core):
     built = boardreport.read(board, core)
     clock_hz = built["sys_clk_mhz"] * 1e6 if built and "sys_clk_mhz" in built else b.clock_hz(info.soc)
     return Target(b, core, d, clock_hz)
+
+
+def check_port(port, baudrate=None):
+    """Open the board's serial device once and close it, so a wrong or busy
+    one fails in one line before anything is built (a socket:// peer, the
+    tests' stand-in board, takes one connection: only its URL is checked)."""
+    from urllib.parse import urlparse
+    from irqlab.host.capture import open_stream
+    if urlparse(port).scheme == "socket":
+        u = urlparse(port)
+        if not u.hostname or not u.port:
+            raise CaptureError(f"bad socket URL '{port}' (expected socket://host:port)")
+        return
+    open_stream(port, baudrate or 115200).close()
 
 
 def build_image(t, app, config=None, progress=None):

@@ -55,12 +55,40 @@ def _simulation_only(args, what):
         raise BenchError(f"{what} runs in simulation only (leave out --board/--port)")
 
 
+def _on_board(args):
+    """(board, the loaded bitstream's row, results folder) when a command is
+    to run on a board (--board other than sim, or --port), else None; one
+    line and exit 2 for an unknown board or a missing --port or --cores."""
+    from irqlab import paths
+    from irqlab.boards import registry
+    from irqlab.errors import BenchError
+    if args.board == "sim" and not args.port:
+        return None
+    registry.fpga_board(args.board)
+    if not args.port:
+        raise BenchError(f"--board {args.board} needs --port (the board's serial device)")
+    cores = _cores(args.cores) or []
+    if len(cores) != 1:
+        raise BenchError("on a board, name the core of the loaded bitstream: --cores NAME")
+    from irqlab import boardrun
+    from irqlab.rows import row
+    row(cores[0])                                      # an unknown row, a missing board build: one line
+    boardrun.target(args.board, cores[0])
+    boardrun.check_port(args.port, args.baud)
+    return args.board, cores[0], args.out or os.path.join(paths.RESULTS, args.board)
+
+
 def cmd_demo_pto(args):
-    """`irqlab demo pto` (irqlab/demos/pto.py): simulation; boards not yet."""
+    """`irqlab demo pto` (irqlab/demos/pto.py), on a board irqlab/demos/pto_board.py."""
     from irqlab import paths
     from irqlab.demos import pto
     from irqlab.progress import Progress
-    _simulation_only(args, "the PTO demo")
+    board = _on_board(args)
+    if board:
+        from irqlab.demos import pto_board
+        results = pto_board.demo(*board[:2], args.port, board[2], Progress(), args.baud)
+        pto.print_results(results, board[2])
+        return
     results = pto.demo(_cores(args.cores), args.out, Progress())
     pto.print_results(results, args.out or paths.RESULTS)
 
@@ -447,8 +475,10 @@ def parser():
     d = demos.add_parser("pto", help="pulse-train output: max sustained frequency and period jitter per row")
     d.add_argument("--cores", help="rows, comma-separated (default: every row whose SoC has the PTO)")
     d.add_argument("--out", help="results folder (default: results/): pto.json, pto.md, report.html")
-    d.add_argument("--board", default="sim")
-    d.add_argument("--port", help="board: its serial device (not implemented yet)")
+    d.add_argument("--board", default="sim", help="sim (default), or the board whose bitstream is loaded: "
+                                                  "then --port and the bitstream's core in --cores")
+    d.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
+    d.add_argument("--baud", type=int, help="board: the link's baud rate (default: the board's, 3000000)")
     d.set_defaults(fn=cmd_demo_pto)
 
     p = sub.add_parser("build", help="build the simulation model, or a board's bitstream and report")
