@@ -55,12 +55,40 @@ def _simulation_only(args, what):
         raise BenchError(f"{what} runs in simulation only (leave out --board/--port)")
 
 
+def _on_board(args):
+    """(board, the loaded bitstream's row, results folder) when a command is
+    to run on a board (--board other than sim, or --port), else None; one
+    line and exit 2 for an unknown board or a missing --port or --cores."""
+    from irqlab import paths
+    from irqlab.boards import registry
+    from irqlab.errors import BenchError
+    if args.board == "sim" and not args.port:
+        return None
+    registry.fpga_board(args.board)
+    if not args.port:
+        raise BenchError(f"--board {args.board} needs --port (the board's serial device)")
+    cores = _cores(args.cores) or []
+    if len(cores) != 1:
+        raise BenchError("on a board, name the core of the loaded bitstream: --cores NAME")
+    from irqlab import boardrun
+    from irqlab.rows import row
+    row(cores[0])                                      # an unknown row, a missing board build: one line
+    boardrun.target(args.board, cores[0])
+    boardrun.check_port(args.port, args.baud)
+    return args.board, cores[0], args.out or os.path.join(paths.RESULTS, args.board)
+
+
 def cmd_demo_pto(args):
-    """`irqlab demo pto` (irqlab/demos/pto.py): simulation; boards not yet."""
+    """`irqlab demo pto` (irqlab/demos/pto.py), on a board irqlab/demos/pto_board.py."""
     from irqlab import paths
     from irqlab.demos import pto
     from irqlab.progress import Progress
-    _simulation_only(args, "the PTO demo")
+    board = _on_board(args)
+    if board:
+        from irqlab.demos import pto_board
+        results = pto_board.demo(*board[:2], args.port, board[2], Progress(), args.baud)
+        pto.print_results(results, board[2])
+        return
     results = pto.demo(_cores(args.cores), args.out, Progress())
     pto.print_results(results, args.out or paths.RESULTS)
 
@@ -359,8 +387,12 @@ def cmd_demo_modbus(args):
     from irqlab.progress import Progress
     from irqlab.rows import ROWS, row as row_info
     DemoError = modbusdemo.DemoError
-    if args.port:
-        raise DemoError("--port: the Modbus demo on a board is not implemented yet (simulation only)")
+    if args.modbus_port and not args.port:
+        raise DemoError("--modbus-port goes with --board B --port DEV (in simulation the master uses the "
+                        "simulator's bridge)")
+    board = _on_board(args)
+    if board:
+        return _demo_modbus_board(args, board)
     rows = _cores(args.cores) or [r for r in ROWS if row_info(r).soc_config.modbus_uart]
     for r in rows:
         if not row_info(r).soc_config.modbus_uart:   # unknown names raise here too
@@ -382,6 +414,38 @@ def cmd_demo_modbus(args):
     print(f"results: {os.path.join(out, 'modbus.json')}, plot: {os.path.join(out, 'modbus.png')}")
     failed = any(not r["ok"] for r in results["robustness"].values())
     return 1 if failed else 0
+
+
+def _demo_modbus_board(args, board):
+    """The Modbus demo on a board (irqlab/modbus_board.py): one baud rate a load."""
+    from irqlab import boardrun, modbus_board
+    from irqlab.progress import Progress
+    from irqlab.rows import row as row_info
+    DemoError = modbus_board.DemoError
+    name, core, out = board
+    if not row_info(core).soc_config.modbus_uart:
+        raise DemoError(f"row '{core}': its SoC has no Modbus UART (soc/configs.py modbus_uart)")
+    if not args.modbus_port:
+        raise DemoError("on a board the master needs --modbus-port DEV2: a serial device wired to the "
+                        "board's Modbus UART pins (README \"Modbus-RTU demo\", Wiring)")
+    try:
+        bauds = [int(b) for b in args.bauds.split(",") if b] if args.bauds else [115200]
+    except ValueError:
+        raise DemoError(f"--bauds: not a number: '{args.bauds}'") from None
+    if len(bauds) != 1 or not 1200 <= bauds[0] <= 10_000_000:
+        raise DemoError(f"--bauds: on a board one rate a run, from 1200 to 10000000 (the boot code takes one "
+                        f"load per reset; got {args.bauds})")
+    if args.frames < 1:
+        raise DemoError(f"--frames: at least 1 (got {args.frames})")
+    boardrun.check_port(args.modbus_port, bauds[0])
+    progress = Progress()
+    results = modbus_board.demo(name, core, args.port, args.modbus_port, bauds[0], args.frames, out, progress,
+                                with_robustness=not args.no_robustness, baudrate=args.baud)
+    progress.done()
+    from irqlab import modbusdemo
+    print(modbusdemo.summary(results))
+    print(f"results: {os.path.join(out, 'modbus.json')}, plot: {os.path.join(out, 'modbus.png')}")
+    return 1 if any(not r["ok"] for r in results["robustness"].values()) else 0
 
 
 def cmd_report(args):
@@ -447,8 +511,10 @@ def parser():
     d = demos.add_parser("pto", help="pulse-train output: max sustained frequency and period jitter per row")
     d.add_argument("--cores", help="rows, comma-separated (default: every row whose SoC has the PTO)")
     d.add_argument("--out", help="results folder (default: results/): pto.json, pto.md, report.html")
-    d.add_argument("--board", default="sim")
-    d.add_argument("--port", help="board: its serial device (not implemented yet)")
+    d.add_argument("--board", default="sim", help="sim (default), or the board whose bitstream is loaded: "
+                                                  "then --port and the bitstream's core in --cores")
+    d.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")
+    d.add_argument("--baud", type=int, help="board: the link's baud rate (default: the board's, 3000000)")
     d.set_defaults(fn=cmd_demo_pto)
 
     p = sub.add_parser("build", help="build the simulation model, or a board's bitstream and report")
@@ -544,7 +610,12 @@ def parser():
     d.add_argument("--frames", type=int, default=20, help="requests per baud rate (default 20)")
     d.add_argument("--no-robustness", action="store_true", help="leave out the malformed-frames run")
     d.add_argument("--out", help="results folder (default: results/): modbus.json, modbus.png")
-    d.add_argument("--port", help="board: its serial device (not implemented yet)")
+    d.add_argument("--board", default="sim", help="sim (default), or the board whose bitstream is loaded: "
+                                                  "then --port, --modbus-port and the bitstream's core in --cores")
+    d.add_argument("--port", help="board: its serial device or pyserial URL: firmware, trace and console")
+    d.add_argument("--modbus-port", help="board: the master's serial device (or pyserial URL), wired to the "
+                                         "board's Modbus UART pins")
+    d.add_argument("--baud", type=int, help="board: the trace link's baud rate (default: the board's, 3000000)")
     d.set_defaults(fn=cmd_demo_modbus)
 
     p = sub.add_parser("report", help="an HTML page with tables and plots of one or more results files")

@@ -98,18 +98,19 @@ def _requests(rnd):
 
 
 class Master:
-    """pymodbus's RTU client on the bridge's socket."""
+    """pymodbus's RTU client on `url`: the simulator's bridge
+    (socket://127.0.0.1:PORT) or a serial device wired to a board's Modbus
+    UART (a pyserial URL or device)."""
 
-    def __init__(self, port, baud, timeout=TIMEOUT_S):
+    def __init__(self, url, baud, timeout=TIMEOUT_S):
         import logging
         from pymodbus import FramerType
         from pymodbus.client import ModbusSerialClient
         logging.getLogger("pymodbus").setLevel(logging.CRITICAL)   # a lost frame is counted, not logged
-        wait_for_port(port)
-        self.client = ModbusSerialClient(port=f"socket://127.0.0.1:{port}", framer=FramerType.RTU,
+        self.client = ModbusSerialClient(port=url, framer=FramerType.RTU,
                                          baudrate=baud, parity="E", stopbits=1, timeout=timeout, retries=0)
         if not self.client.connect():
-            raise DemoError(f"pymodbus could not connect to socket://127.0.0.1:{port}")
+            raise DemoError(f"pymodbus could not connect to {url}")
 
     def call(self, fn):
         from pymodbus.exceptions import ModbusException
@@ -196,7 +197,8 @@ def simulate(row, baud, session, trace_path, progress=None, label=None):
     def master():
         m = None
         try:
-            m = Master(port, baud)
+            wait_for_port(port)
+            m = Master(f"socket://127.0.0.1:{port}", baud)
             out["result"] = session(m)
         except BaseException as e:       # reported after the simulation ends
             out["error"] = e
@@ -289,19 +291,29 @@ def robustness(row, work_dir, baud=BAUDS[-1], progress=None):
     must come back as exception 01."""
     def session(m):
         m.sync()
-        before = m.counters()
-        sock = m.client.socket      # pyserial's socket:// port: raw bytes through the same bridge
-        results = []
-        for name, raw, _ in malformed_frames():
-            sock.reset_input_buffer()
-            sock.write(raw)
-            results.append((name, _read_until_quiet(sock).hex()))
-        tally = m.exchange(9, seed=99)
-        return before, results, tally, m.counters()
+        return robustness_session(m)
 
-    (before, results, tally, after), _, _ = simulate(
-        row, baud, session, os.path.join(work_dir, f"{row}-robustness.trace"), progress,
-        label=f"{row} robustness")
+    outcome, _, _ = simulate(row, baud, session, os.path.join(work_dir, f"{row}-robustness.trace"), progress,
+                             label=f"{row} robustness")
+    return robustness_checks(row, baud, *outcome)
+
+
+def robustness_session(m):
+    """The master's part of the robustness run, after its sync: (counters
+    before, the replies to the malformed frames, the valid frames' tally
+    after them, counters after)."""
+    before = m.counters()
+    sock = m.client.socket      # pyserial's port: raw bytes through the same line
+    results = []
+    for name, raw, _ in malformed_frames():
+        sock.reset_input_buffer()
+        sock.write(raw)
+        results.append((name, _read_until_quiet(sock).hex()))
+    tally = m.exchange(9, seed=99)
+    return before, results, tally, m.counters()
+
+
+def robustness_checks(row, baud, before, results, tally, after):
     delta = {d: after[f"drop_{d}"] - before[f"drop_{d}"] for d in regs.DROPS}
     expect = {}
     for _, _, d in malformed_frames():

@@ -25,7 +25,8 @@ def irqlab(*args, **kw):
     (["--bauds", "9600,fast"], "--bauds"),
     (["--bauds", "100"], "--bauds"),
     (["--frames", "0"], "--frames"),
-    (["--port", "/dev/ttyUSB0"], "not implemented"),
+    (["--port", "/dev/ttyUSB0"], "not an FPGA board"),
+    (["--modbus-port", "loop://"], "--modbus-port goes with"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
     r = irqlab("demo", "modbus", "--out", str(tmp_path / "out"), *args)

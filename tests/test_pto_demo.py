@@ -146,7 +146,7 @@ def test_demo_and_bench_share_one_page(tmp_path):
 
 def test_cli_errors():
     assert_one_line_error(irqlab("demo", "pto", "--cores", "nope"), "nope")
-    assert_one_line_error(irqlab("demo", "pto", "--port", "/dev/null"), "simulation")
+    assert_one_line_error(irqlab("demo", "pto", "--port", "/dev/null"), "not an FPGA board")
 
 
 @pytest.fixture(scope="module", params=SIM_ROWS)

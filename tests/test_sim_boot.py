@@ -9,7 +9,7 @@ import pytest
 
 from irqlab import sim
 from irqlab import fwimage
-from irqlab.hwbench import load_target
+from irqlab.boardrun import load_target
 from irqlab.host import analysis, protocol
 from irqlab.host.benchmarks import BENCHMARKS
 from irqlab.host.decode import read_trace

@@ -79,14 +79,17 @@ def open_stream(url, baudrate=3_000_000, connect_timeout=10.0):
 
 def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None,
             baudrate=3_000_000, connect_timeout=10.0, send=None, until_console=None, on_console=None,
-            records=None):
+            records=None, respond=None):
     """Read until the peer closes (simulator), `idle_timeout` seconds without
     data, `max_seconds`, or (boards) until the console text carried in the
     trace contains `until_console` (then 0.5 s more to drain). `send` is
     written to the link first (e.g. a firmware load frame). Returns the live
     decoder's statistics; its console text is in .console. Given a list as
     `records`, the decoded records are appended to it, so the caller need
-    not decode the file again."""
+    not decode the file again. `respond(decoded)`: called after every read
+    (at least every 0.2 s) with the records it decoded, maybe none; bytes it
+    returns are written to the link (a
+    conversation with the firmware: the PTO demo's next train on a board)."""
     stream = open_stream(url, baudrate, connect_timeout)
     decoder = Decoder()
     console = []
@@ -118,6 +121,10 @@ def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None
                         on_progress(decoder.stats)
                     if until_console and stop_at is None and until_console in "".join(console[-200:]):
                         stop_at = now + 0.5
+                if respond:
+                    reply = respond(decoded if data else [])
+                    if reply:
+                        stream.write(reply)
                 if stop_at is not None and now >= stop_at:
                     break
                 if idle_timeout is not None and now - last_data > idle_timeout:

@@ -131,6 +131,10 @@ CONFIGS = {c.app: c for c in [
         Field("delta_q8", 0, "per-pulse change of the half-period on the ramps, in 1/256 cycles; 0: a square wave"),
         Field("background", 1, "1: the unrelated background task runs during the trains; 0: not"),
         Field("seed", 0x1234567, "the background workload's seed"),
+        Field("from_host", 0, "1: instead of `trains` trains to the specification above, each train's "
+                              "specification comes from the host over the console (boards: one load runs a "
+                              "whole sweep), as PTO_CMD_TRAIN + the PTO_CMD_WORDS as 32-bit words, little-"
+                              "endian; PTO_CMD_END ends the run"),
     )),
     # Applications without parameters of their own (the CLIC tests, the boot test).
     ConfigBlock("plain", _magic("irlP"), ()),
@@ -285,7 +289,12 @@ APP_PROTOCOLS = {p.app: p for p in [
         "WORK": (0x6B, "after MISSES: steps of background work done during the train"),
     }, values={
         "PTO": ("the demo's constants", {
-            "TRACE_LINE": (rec.HW_PTO, "the hardware trace line of the PTO pin (trace/record.py HW_PTO)")}),
+            "TRACE_LINE": (rec.HW_PTO, "the hardware trace line of the PTO pin (trace/record.py HW_PTO)"),
+            "CMD_TRAIN": (ord("T"), "from_host: a train follows: pulses, start_interval, cruise_interval, "
+                                    "delta_q8 (as in the configuration block), trace (1: the pin's edges "
+                                    "are traced; 0: not, the timer's counts only)"),
+            "CMD_WORDS": (5, "from_host: the words after PTO_CMD_TRAIN"),
+            "CMD_END": (ord("q"), "from_host: no more trains; the firmware ends the run")}),
     }),
 ]}
 _APP_CHANNELS = [v for p in APP_PROTOCOLS.values() for v, _ in p.channels.values()]

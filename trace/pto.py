@@ -154,6 +154,48 @@ def figures(train, spec, clock_hz=ASSUMED_CLOCK_HZ):
     }
 
 
+def timer_figures(train, spec, clock_hz=ASSUMED_CLOCK_HZ):
+    """A train whose edges are not in the trace (not traced, or the trace
+    unit dropped some), from the timer's counts alone as the firmware read
+    them: its edges (CH_DONE) and late edges (CH_MISSES). No jitter: that
+    needs every edge's time."""
+    complete = train.hw_edges == 2 * spec.pulses
+    return {
+        "pulses": spec.pulses,
+        "half_period": spec.start_interval,
+        "khz": clock_hz / (2 * spec.start_interval) / 1e3,
+        "edges": train.hw_edges,
+        "late_trace": None,
+        "early_trace": None,
+        "late_firmware": train.fw_misses,
+        "complete": complete,
+        "sustained": complete and train.fw_misses == 0,
+        "jitter": None,
+        "period_min": None, "period_max": None, "max_delay": None,
+        "interval_median": None, "late_interval_median": None,
+        "background_work": train.work,
+    }
+
+
+# The trace unit's record FIFO (soc/tracer.py TraceUnit fifo_depth) and what
+# one record takes on a serial link (8N1: 10 bits a byte).
+TRACE_FIFO_RECORDS = 1024
+LINK_BITS_PER_RECORD = 10 * rec.RECORD_BYTES
+
+
+def fifo_peak(spec, clock_hz, baudrate, records_before=0):
+    """The most records the trace unit's FIFO holds during a traced train on
+    a serial link of `baudrate`: one record per edge in, the link draining
+    baudrate / LINK_BITS_PER_RECORD records a second, starting with
+    `records_before` waiting (the train's start event)."""
+    drain = baudrate / LINK_BITS_PER_RECORD / clock_hz      # records a cycle
+    level = peak = records_before
+    for iv in programmed_intervals(spec):
+        level = max(0.0, level - iv * drain) + 1
+        peak = max(peak, level)
+    return peak
+
+
 LEGEND = """max kHz: the highest PTO frequency with no late edge over a train of the long length (bisection
 on the half-period in cycles); jitter: normalized peak-to-peak period jitter (max - min period) /
 nominal period over one train, the background task running; late: edges the trace shows late,
@@ -177,7 +219,9 @@ def _pct(p):
 
 
 def _late(p):
-    return "-" if p is None else f"{p['late_trace']} ({p['late_firmware']})"
+    if p is None:
+        return "-"
+    return f"{'-' if p['late_trace'] is None else p['late_trace']} ({p['late_firmware']})"
 
 
 HEADERS = ["core", "memory", "max kHz", "half-period", "jitter 10 kHz", "jitter 100 kHz",

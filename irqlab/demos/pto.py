@@ -39,12 +39,25 @@ def pulses_for(interval, long=False):
 
 
 class Runner:
-    """Runs trains on one row: the model and the firmware built once."""
+    """Runs trains on one row in simulation, one run a train: the model and
+    the firmware built once. Every figure is the trace's, checked against
+    the timer's counts. (On a board: irqlab/demos/pto_board.py.)"""
+    clock_hz = pto.ASSUMED_CLOCK_HZ
+    figures_from = {"max_khz": "trace and timer: long trains with no late edge in the trace and none "
+                               "counted by the timer",
+                    "jitter": "trace: every edge of every train"}
+
     def __init__(self, row, out_dir, progress=None, background=1):
         self.row, self.out_dir, self.progress, self.background = row, out_dir, progress, background
         self.model = sim.ensure_model(row, progress)
         self.fw = sim.build_firmware(self.model, APP, progress)
         self.runs = 0
+
+    def square(self, interval, long=False):
+        return square(interval, long)
+
+    def finish(self):
+        pass
 
     def train(self, spec, label=""):
         """One run of one train; its figures (trace/pto.py)."""
@@ -80,7 +93,7 @@ def max_sustained(runner, sustained, failed):
     late edge, by bisection between a sustained and a failed half-period."""
     while failed + 1 < sustained:
         mid = (sustained + failed) // 2
-        f = runner.train(square(mid, long=True), "search: ")
+        f = runner.train(runner.square(mid, long=True), "search: ")
         if f["sustained"]:
             sustained = mid
         else:
@@ -88,11 +101,21 @@ def max_sustained(runner, sustained, failed):
     return sustained
 
 
-def run_row(row, out_dir, progress=None, sweep_khz=SWEEP_KHZ):
-    runner = Runner(row, out_dir, progress)
+def run_row(row, out_dir, progress=None, sweep_khz=SWEEP_KHZ, runner=None):
+    """The sweep and the bisection on one row, with `runner` (default: a
+    simulation); the runner's own clock gives the frequencies."""
+    runner = runner or Runner(row, out_dir, progress)
+    try:
+        entry = _sweep_and_search(runner, row, sweep_khz)
+    finally:
+        runner.finish()
+    return entry
+
+
+def _sweep_and_search(runner, row, sweep_khz):
     points = []
     for khz in sweep_khz:
-        f = runner.train(square(half_period(khz)), f"{khz} kHz: ")
+        f = runner.train(runner.square(half_period(khz, runner.clock_hz)), f"{khz} kHz: ")
         points.append(f)
         if not f["complete"]:
             break
@@ -103,7 +126,7 @@ def run_row(row, out_dir, progress=None, sweep_khz=SWEEP_KHZ):
     # The fastest point the short trains sustained that a long train sustains too.
     failed = max([b for b in bad if b < ok[0]], default=1)
     for hp in ok:
-        if runner.train(square(hp, long=True), "long train: ")["sustained"]:
+        if runner.train(runner.square(hp, long=True), "long train: ")["sustained"]:
             sustained = hp
             break
         failed = hp
@@ -116,11 +139,12 @@ def run_row(row, out_dir, progress=None, sweep_khz=SWEEP_KHZ):
         "memory": info.soc_config.memory_label,
         "pto": {
             "max_half_period": best,
-            "max_khz": pto.ASSUMED_CLOCK_HZ / (2 * best) / 1e3,
+            "max_khz": runner.clock_hz / (2 * best) / 1e3,
             "long_train": LONG_TRAIN,
-            "response": pto.response(points),
+            "response": pto.response([p for p in points if p["late_trace"] is not None]),
             "points": points,
             "runs": runner.runs,
+            "figures_from": runner.figures_from,
         },
         "firmware_config": runner.config,
     }
@@ -154,10 +178,16 @@ def write_outputs(results, out_dir):
     htmlreport.write(resultsfile.load(resultsfile.reported_in(out_dir)), out_dir)
 
 
+def figures_from(results):
+    """Lines saying where each row's figures come from (trace or timer)."""
+    return [f"{row}: {what} from the {src}" for row, e in results["cores"].items()
+            for what, src in e.get("pto", {}).get("figures_from", {}).items()]
+
+
 def markdown(results):
     return "\n".join(["# The PTO demo", "", f"{results['board']}, figures at "
                       f"{results['clock_hz'] / 1e6:g} MHz, git {results['git']}.", "",
-                      "```", pto.table(results), "```", "", pto.LEGEND, ""])
+                      "```", pto.table(results), "```", "", pto.LEGEND, "", *figures_from(results), ""])
 
 
 def print_results(results, out_dir):
@@ -166,4 +196,6 @@ def print_results(results, out_dir):
     print(pto.table(results))
     print()
     print(pto.LEGEND)
+    for line in figures_from(results):
+        print(line)
     print(f"\nresults: {os.path.join(out_dir, RESULTS_FILE)}, report: {os.path.join(out_dir, 'report.html')}")
