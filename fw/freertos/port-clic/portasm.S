@@ -29,6 +29,14 @@
  * Cortex-M's BASEPRI. A nested handler keeps every register but the CSRs,
  * and sp is a valid stack at every instruction. */
     .equ MSTATUS_MIE, 8
+
+    /* sp := the word at sym, through t0 (free wherever this is used): the
+     * assembler's `lw sp, sym` goes through sp itself (auipc sp first), and a
+     * handler nesting in between would store its frame at a code address. */
+    .macro SET_SP sym
+    lw t0, \sym
+    mv sp, t0
+    .endm
     .equ MINHV, 0x40000000
 
 #if !IRQLAB_FASTIRQ_ENTRY
@@ -70,7 +78,7 @@
     STORE_REGS \regs
     lw t0, pxCurrentTCB
     sw sp, 0(t0)
-    lw sp, port_isr_stack_top
+    SET_SP port_isr_stack_top
     .endm
 
     /* Back into the task of the frame at sp, whose x1 and registers but t0,
@@ -124,7 +132,7 @@ port_tick_entry:
     .global port_tick_switch        /* traced by the tests: retires only in ticks that switch */
 port_tick_switch:
     STORE_REGS CALLEE_SAVED
-    lw sp, port_isr_stack_top
+    SET_SP port_isr_stack_top
     call vTaskSwitchContext
     RESTORE_TASK
 
@@ -180,9 +188,9 @@ port_tick_entry:
                                        entries wait for its drain) */
     sw sp, port_tick_frame, t0      /* the task's frame (not in mscratch: a
                                        nested non-vectored entry uses it) */
-    lw sp, port_isr_stack_top
+    SET_SP port_isr_stack_top
     call port_tick                  /* a0: switch tasks */
-    lw sp, port_tick_frame
+    SET_SP port_tick_frame
     bnez a0, port_tick_switch
     EMRET                           /* back to the task's bank, or on to a pending interrupt */
     j port_restore_frame            /* an interrupt nested into the tick used the bank */
@@ -207,7 +215,7 @@ port_yield_entry:
     SAVE_CALLEE
 port_switch:                        /* t0: pxCurrentTCB */
     sw sp, 0(t0)
-    lw sp, port_isr_stack_top
+    SET_SP port_isr_stack_top
     call vTaskSwitchContext
 port_restore_task:                  /* into pxCurrentTCB's task */
     lw t0, pxCurrentTCB
