@@ -211,11 +211,15 @@ def simulate(row, baud, session, trace_path, progress=None, label=None):
     res = sim.run(model, image, trace_path, max_cycles=MAX_CYCLES, progress=progress,
                   label=label or f"{row} {baud} baud", harness_args=["--modbus-tcp", str(port)])
     t.join(timeout=TIMEOUT_S + 5)
+    # The firmware's own end first: a master that lost its line is its consequence.
+    console = " | ".join(res.console.strip().splitlines()[-3:])
+    if res.finished and res.exit_code not in (0, None):
+        raise DemoError(f"{row} at {baud} baud: the firmware ended with code {res.exit_code}: {console}")
     if "error" in out:
         raise out["error"] if isinstance(out["error"], UserError) else \
-            DemoError(f"{row} at {baud} baud: the master failed: {out['error']}")
+            DemoError(f"{row} at {baud} baud: the master failed: {out['error']} (console: {console})")
     if not res.finished or res.exit_code != 0:
-        raise DemoError(f"{row} at {baud} baud: the simulation ended with code {res.exit_code}")
+        raise DemoError(f"{row} at {baud} baud: the simulation ended with code {res.exit_code}: {console}")
     return out["result"], res.records, model.facts
 
 
@@ -338,6 +342,14 @@ def run_demo(rows, bauds, frames, out_dir, progress=None, with_robustness=True):
     work = os.path.join(out_dir, "modbus-traces")
     os.makedirs(work, exist_ok=True)
     results = {"frames": frames, "bauds": list(bauds), "rows": {}, "robustness": {}}
+    # Every row's model and firmware first: a row that cannot run fails the
+    # demo before the simulations, not after the other rows' half hour.
+    from irqlab import sim
+    for row in rows:
+        model = sim.ensure_model(row, progress=progress)
+        if not model.facts.get("modbus"):
+            raise DemoError(f"row '{row}': its SoC has no Modbus UART (soc/configs.py modbus_uart)")
+        sim.build_firmware(model, app="modbus", progress=progress)
     for row in rows:
         if progress:
             progress.step(f"modbus: {row}: the background rate without traffic")
