@@ -82,6 +82,9 @@ ROWS = {r.name: r for r in [
         "emret, ITCM + DTCM", "rv32im", hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
     Row("fastirq-nv", "fastirq", "irqlab core, CLIC + fastirq, non-vectored: one entry dispatching by mcause, "
         "emret, ITCM + DTCM", "rv32im", b_symbol="clic_context_saved"),
+    Row("fastirq-dport", "fastirq-dport", "irqlab core, CLIC + fastirq, vectored, the frame stored through the "
+        "data port in the cycles the core leaves free, ITCM + DTCM", "rv32im", hw_vectoring=True,
+        b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
     Row("fastirq-rv32e", "fastirq", "irqlab core, CLIC + fastirq, firmware built for RV32E (ilp32e), ITCM + DTCM",
         "rv32em", mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
     # The `clic` firmware on the Wishbone memory path: what single-cycle memory buys.

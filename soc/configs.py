@@ -73,6 +73,10 @@ class SocConfig:
     # The own core's fast-interrupt extension (cores/: FastIrqPlugin): banked
     # caller-saved registers, background save into the DTCM, emret.
     fast_irq: bool = False
+    # Where its drain stores the frame: a save port of its own into the DTCM
+    # (False), or the core's data bus in the cycles execute leaves it free
+    # (True: the core variant's FastIrqPlugin(saveThroughDataBus)).
+    fast_irq_data_port: bool = False
     itcm_size: int = 0x10000  # the FreeRTOS application with the CLIC stubs needs > 32 KiB
     dtcm_size: int = 0x8000
 
@@ -82,6 +86,7 @@ class SocConfig:
         assert self.memory in MEMORIES, self.memory
         assert self.memory != "tcm" or self.own_core, f"{self.name}: TCMs need the own core's native buses"
         assert not self.fast_irq or (self.tcm and self.irq_model == "clic"), f"{self.name}: fastirq needs the CLIC and the DTCM"
+        assert self.fast_irq or not self.fast_irq_data_port, f"{self.name}: fast_irq_data_port without fast_irq"
 
     @property
     def own_core(self):
@@ -138,6 +143,7 @@ class SocConfig:
             "IRQLAB_OWN_CORE": int(self.own_core),
             "IRQLAB_HAS_TCM": int(self.tcm),
             "IRQLAB_HAS_FASTIRQ": int(self.fast_irq),
+            "IRQLAB_FASTIRQ_DATA_PORT": int(self.fast_irq_data_port),
             "IRQLAB_HAS_MODBUS_UART": int(self.modbus_uart),
             "IRQLAB_HAS_CACHES": int(self.caches),
             "IRQLAB_HAS_PTO": int(self.pto),
@@ -160,6 +166,10 @@ SOCS = {s.name: s for s in [
     SocConfig("fastirq", OWN_CPU_TYPE, "fastirq-native",
               "irqlab core with the CLIC and fastirq (banked registers, background save, emret), ITCM + DTCM",
               irq_model="clic", retire_port=True, clic_sources=64, memory="tcm", fast_irq=True),
+    SocConfig("fastirq-dport", OWN_CPU_TYPE, "fastirq-dport-native",
+              "irqlab core with the CLIC and fastirq, the frame stored through the data port, ITCM + DTCM",
+              irq_model="clic", retire_port=True, clic_sources=64, memory="tcm", fast_irq=True,
+              fast_irq_data_port=True),
     # The CLIC core with its memory on LiteX's Wishbone bus, as before the
     # TCMs: what the memory path costs.
     SocConfig("clic-bus", OWN_CPU_TYPE, "clic", "irqlab core with the CLIC, code and data on the Wishbone bus",

@@ -88,7 +88,7 @@ class IrqlabSoC(SoCCore):
             # A board's firmware image (rom_init) goes into the ITCM where there is no ROM.
             self.cpu.attach(core_verilog, cfg.clic_sources, self.tcm_regions,
                             {cfg.code_memory: rom_init} if cfg.tcm and rom_init is not None else None,
-                            save_tcms=("dtcm",) if cfg.fast_irq else ())
+                            save_tcms=("dtcm",) if cfg.fast_irq and not cfg.fast_irq_data_port else ())
         for r in self.tcm_regions:
             # Beside the core, not on the bus: a region for the linker and the headers only.
             self.bus.add_region(r.name, SoCRegion(origin=r.origin, size=r.size, linker=True))

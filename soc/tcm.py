@@ -58,7 +58,9 @@ DBusSplit
     bridge does).
 rsp.error is 0 on both buses (no access faults: cores/README.md).
 
-Save port (cores with FastIrqPlugin: `save_tcms` names the TCMs it writes)
+Save port (cores with FastIrqPlugin's save port: `save_tcms` names the TCMs
+it writes; a core that stores the frame through its data bus, the SoC's
+`fast_irq_data_port`, has none, and its DTCM one write port)
   * save.valid in cycle t with an address in such a TCM: the word is written
     at the edge ending t, through that TCM's instruction port; save.ready = 1.
     A fetch from that TCM cannot fire in t (cmd.ready = 0): fetches from the

@@ -31,6 +31,18 @@ What is checked, and how:
    source follows from the frame structure: traps and mrets delimit
    trampoline frames, and the first handler entry event inside a frame
    after an mnxti belongs to it.
+ * The fastirq rows (the SoC's feature IRQLAB_HAS_FASTIRQ: the core switches
+   banks and saves the context itself, cores/README.md) fit the same frames.
+   Their handlers return with emret, which the retire port shows as an mret;
+   a tail chain (emret goes straight to the next pending interrupt) is that
+   mret and a trap acting in the same cycle (emret's execute cycle: the trap
+   record's delay is 3), which no mret does (its next trap is a cycle later
+   at the earliest): counted as tail_chains, > 10 required on fastirq rows,
+   0 on the others. After a nested entry emret falls through and the
+   entry's restore path ends the frame with an mret. The non-vectored
+   fastirq entry claims with its one mnxti (csrrci, MIE=0 from the trap, so
+   mcause is its own trap's) and serves one handler per trap frame (a chain
+   opens the next frame); the vectored one, as clic, one per trap.
  * The CLIC's state is then known at every cycle: the traced generator
    edges, the firmware's pend events (written with MIE=0 before the event,
    so no claim can fall in between) and the claims are replayed through the
@@ -95,10 +107,9 @@ from irqlab.rows import row as row_info, rows_with
 
 # The rows with the CLIC's interrupt model, except those built for RV32E: the
 # workload keeps every register x1..x31 live, and RV32E has only x1..x15.
-# The checker models the non-vectored entry as the mnxti trampoline; the
-# fastirq build's one entry (claim by mnxti, then emret) is not modelled yet.
-ROWS = [r for r in rows_with(irq_model="clic") if not row_info(r).features()["IRQLAB_ABI_RV32E"]
-        and (row_info(r).hw_vectoring or not row_info(r).soc_config.fast_irq)]
+# Non-vectored rows: the mnxti trampoline (clic-nv) or fastirq's one entry
+# (claim by mnxti, then emret: the docstring's "fastirq rows").
+ROWS = [r for r in rows_with(irq_model="clic") if not row_info(r).features()["IRQLAB_ABI_RV32E"]]
 # The defaults give nlbits = 2, 1, 4, 3 (the firmware draws it from the seed).
 SEEDS = [int(s, 0) for s in os.environ.get("IRQLAB_TORTURE_SEEDS", "0x1d5,0xc0ffee,0x7e57,0x1").split(",")]
 # The firmware's run-time parameters (trace/protocol.py CONFIGS["torture"] documents them).
@@ -191,8 +202,9 @@ class Config:
     mnxti: dict = dataclasses.field(default_factory=dict)    # comparator -> (pc, instruction)
 
     def mnxti_restores(self, k):
-        """Comparator k is on the trampoline's exit-path mnxti (csrrci), which
-        runs after the trampoline restored its own mcause (entry_clic.S)."""
+        """Comparator k is on an mnxti with MIE=0 (csrrci), where mcause is
+        the frame's own trap's: the trampoline's exit path, after it restored
+        it, or the fastirq entry's claim, before MIE is set (entry.S)."""
         return (self.mnxti[k][1] >> 12) & 7 == 7
 
     def level(self, ctl):
@@ -318,6 +330,9 @@ class Checker:
     def __init__(self, run):
         self.run = run
         self.shv = row_info(run.row).hw_vectoring
+        # The core's fast-interrupt entry (FastIrqPlugin; the firmware's
+        # entries use it wherever the SoC has it): one handler per trap frame.
+        self.fastirq = bool(row_info(run.row).features()["IRQLAB_HAS_FASTIRQ"])
         self.evs = analysis.events(run.records)
         self.cfg = parse_config(self.evs)
         self.fail = Failures()
@@ -361,6 +376,7 @@ class Checker:
         frames, insts, traps, base = [], [], [], []
         self.mnxti_claims = {}     # event index of a claiming mnxti -> source
         base_from = 0
+        last_ret, chains = None, 0  # the cycle the last mret (or emret) acted; tail chains
         for n in self.order:
             e = self.evs[n]
             if e.kind == "core":
@@ -376,6 +392,9 @@ class Checker:
                     if e.data & 0xFFFFFFFF not in self.vectors(sid):
                         self.fail.add("frames", f"trap at {taken} (source {sid}) to {e.data & 0xFFFFFFFF:#x}, "
                                                 "expected " + " or ".join(f"{v:#x}" for v in self.vectors(sid)))
+                    # emret's tail chain: its return and the next trap act in
+                    # the same cycle (an mret is followed by a trap one later).
+                    chains += taken == last_ret
                     frames.append(Frame(taken, sid))
                     traps.append((taken, sid))
                 elif e.index == rec.CORE_MRET:
@@ -385,8 +404,9 @@ class Checker:
                     f = frames.pop()
                     if f.handler is not None:
                         self.fail.add("frames", f"mret at {e.ts} with handler {f.handler.id} not exited")
-                    if self.shv and f.handlers != 1:
+                    if (self.shv and f.handlers != 1) or (self.fastirq and f.handlers > 1):
                         self.fail.add("frames", f"trap at {f.trap} (source {f.cause}) ran {f.handlers} handlers")
+                    last_ret = acted(e)
                     if not frames:
                         base_from = acted(e) + 1       # mil and MIE restored
                 elif e.index == rec.CORE_PC_MATCH:
@@ -429,6 +449,7 @@ class Checker:
             self.fail.add("frames", f"{len(frames)} trap frames still open at the end")
         base.append((base_from, None))
         insts.sort(key=lambda i: i.claim)
+        self.stats["tail_chains"] = chains
         return insts, traps, base
 
     # ------------------------------------------------------------ model
@@ -859,6 +880,9 @@ def test_handlers_run_in_clic_order(checked):
     deep = min(3, 1 << checked.cfg.nlbits)
     assert s["preemptions"] > 100 and s["max_depth"] >= deep and s["groups_checked"] > 50, \
         fmt_stats(checked.run, checked)
+    # emret chains straight to the next handler where the core has it; an
+    # mret never does (the next trap comes a cycle after it at the earliest).
+    assert (s["tail_chains"] > 10) if checked.fastirq else (s["tail_chains"] == 0), fmt_stats(checked.run, checked)
 
 
 def test_levels_seen_by_handlers(checked):

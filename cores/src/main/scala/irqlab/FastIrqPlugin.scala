@@ -65,8 +65,21 @@ trait FastIrqControl {
   *       stops, and `addi sp, sp, FRAME` is put into decode in the next cycle;
   *    without LIVE it does nothing: the code after it restores the context
   *    from the frame and returns with mret (the nested case).
+  *
+  * Where the frame goes (`saveThroughDataBus`): false, the save port of its
+  * own (`fastirqSave_*`, one word a cycle while the drain runs); true, the
+  * core's own data bus (DBusSimplePlugin's `dBus`, so the DTCM's data port
+  * or any other memory) in the cycles execute issues no load or store: the
+  * drain's store takes the bus when execute holds no load or store, or
+  * holds one the stall rule held in the previous cycle (else that access
+  * would wait for the drain and the drain for it); the access then waits
+  * that cycle too, whatever its frame word, so an access released by the
+  * stall rule goes one cycle later than with the save port. The store also
+  * waits while memory holds a load stuck by writeBack (the split's held
+  * answer must survive), and for `dBus.cmd.ready`. No `fastirqSave_*` ports
+  * then; the rules above hold unchanged.
   */
-class FastIrqPlugin extends Plugin[VexRiscv] with FastIrqControl {
+class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexRiscv] with FastIrqControl {
   import FastIrqPlugin._
 
   var enabled: Bool = null
@@ -96,10 +109,17 @@ class FastIrqPlugin extends Plugin[VexRiscv] with FastIrqControl {
     enabled = Bool()
     entryBlocked = Bool()
     bankLive = Bool()
-    saveValid = out(Bool()).setName("fastirqSave_valid")
-    saveAddress = out(UInt(32 bits)).setName("fastirqSave_address")
-    saveData = out(Bits(32 bits)).setName("fastirqSave_data")
-    saveReady = in(Bool()).setName("fastirqSave_ready")
+    if (saveThroughDataBus) {
+      saveValid = Bool()
+      saveAddress = UInt(32 bits)
+      saveData = Bits(32 bits)
+      saveReady = Bool()
+    } else {
+      saveValid = out(Bool()).setName("fastirqSave_valid")
+      saveAddress = out(UInt(32 bits)).setName("fastirqSave_address")
+      saveData = out(Bits(32 bits)).setName("fastirqSave_data")
+      saveReady = in(Bool()).setName("fastirqSave_ready")
+    }
   }
 
   override def build(pipeline: VexRiscv): Unit = {
@@ -238,6 +258,25 @@ class FastIrqPlugin extends Plugin[VexRiscv] with FastIrqControl {
         when(conflict) {
           arbitration.haltItself := True
           dbus.dBus.cmd.valid := False
+        }
+
+        // The drain through the data bus (saveThroughDataBus): after the
+        // stall rule above, so that its command wins the bus.
+        val viaDataBus = saveThroughDataBus generate new Area {
+          val access = arbitration.isValid && input(dbus.MEMORY_ENABLE)
+          val waited = RegNext(conflict) init (False)       // the stall rule held `access` last cycle
+          val loadHeld = memory.arbitration.isValid && memory.input(dbus.MEMORY_ENABLE) &&
+                         !memory.input(dbus.MEMORY_STORE) && memory.arbitration.isStuckByOthers
+          val grant = saveValid && (!access || waited) && !loadHeld
+          saveReady := grant && dbus.dBus.cmd.ready
+          when(grant) {
+            arbitration.haltItself setWhen (access)
+            dbus.dBus.cmd.valid := True
+            dbus.dBus.cmd.wr := True
+            dbus.dBus.cmd.address := saveAddress
+            dbus.dBus.cmd.payload.data := saveData
+            dbus.dBus.cmd.size := 2
+          }
         }
       }
 

@@ -126,6 +126,15 @@ object Variants {
     case p => Seq(p)
   }
 
+  /** fastirq-dport: fastirq whose drain stores the frame through the core's
+    * own data bus in the cycles execute leaves it free, not through a port
+    * of its own (FastIrqPlugin `saveThroughDataBus`): no `fastirqSave_*`
+    * ports, the DTCM keeps one write port. */
+  def fastirqDataPort: Seq[Plugin[VexRiscv]] = fastirq.map {
+    case _: FastIrqPlugin => new FastIrqPlugin(saveThroughDataBus = true)
+    case p => p
+  }
+
   /** clic-cache: the clic pipeline with VexRiscv's caches in front of the
     * Wishbone bus: IBusCachedPlugin and DBusCachedPlugin in place of
     * IBusSimplePlugin and DBusSimplePlugin. Each cache 4 KiB, direct mapped
@@ -182,7 +191,8 @@ object Variants {
     "clint-native" -> (() => withNativeBuses(clint)),
     "clic-native" -> (() => withNativeBuses(clic)),
     "fastirq" -> (() => fastirq),
-    "fastirq-native" -> (() => withNativeBuses(fastirq))
+    "fastirq-native" -> (() => withNativeBuses(fastirq)),
+    "fastirq-dport-native" -> (() => withNativeBuses(fastirqDataPort))
   )
 
   def names: Seq[String] = all.keys.toSeq.sorted
