@@ -3,9 +3,6 @@ the firmware goes out as a CRC-checked load frame for main RAM, the trace
 comes back with the console inside it, and the bench stops at the firmware's
 exit line and reports the same figures as in simulation."""
 
-import socket
-import threading
-import zlib
 
 import pytest
 
@@ -20,6 +17,7 @@ from irqlab.rows import row
 TEST_LATENCY = BENCHMARKS["latency"].test_id
 MAIN_RAM_SIZE = row("vexriscv").soc_config.main_ram_size
 
+from standin import StandInBoard
 from tracegen import TraceBuilder, console
 
 LATENCIES = [41, 40, 44, 40, 52]
@@ -39,30 +37,17 @@ def board_reply(ok=True):
     return tb.bytes()
 
 
-class FakeBoard(threading.Thread):
+class FakeBoard(StandInBoard):
     """Accepts one connection, checks the load frame, answers with a trace."""
 
     def __init__(self, ok=True):
-        super().__init__(daemon=True)
-        self.srv = socket.socket()
-        self.srv.bind(("127.0.0.1", 0))
-        self.srv.listen(1)
-        self.port = self.srv.getsockname()[1]
+        super().__init__()
         self.ok = ok
-        self.frame_ok = None
 
     def run(self):
         c, _ = self.srv.accept()
         with c:
-            buf = b""
-            while len(buf) < 9:
-                buf += c.recv(4096)
-            n = int.from_bytes(buf[1:5], "little")
-            while len(buf) < 9 + n:
-                buf += c.recv(65536)
-            image = buf[9:9 + n]
-            self.frame_ok = (buf[0:1] == b"L" and n == MAIN_RAM_SIZE
-                             and zlib.crc32(image) == int.from_bytes(buf[5:9], "little"))
+            self.read_load_frame(c, MAIN_RAM_SIZE)
             c.sendall(board_reply(self.ok))
             c.recv(1)   # wait for the host to close
 
@@ -78,7 +63,7 @@ def headers():
 def test_board_bench_over_the_serial_link(headers, tmp_path):
     board = FakeBoard()
     board.start()
-    res = bench_board("ulx3s", "vexriscv", f"socket://127.0.0.1:{board.port}", out_dir=str(tmp_path),
+    res = bench_board("ulx3s", "vexriscv", board.url(), out_dir=str(tmp_path),
                       max_seconds=30)
     assert board.frame_ok
     s = res["cores"]["vexriscv"]["tests"]["latency"]["latency"]
@@ -91,5 +76,5 @@ def test_board_that_fails_is_reported(headers, tmp_path):
     board = FakeBoard(ok=False)
     board.start()
     with pytest.raises(BenchError, match="did not finish"):
-        bench_board("ulx3s", "vexriscv", f"socket://127.0.0.1:{board.port}", out_dir=str(tmp_path),
+        bench_board("ulx3s", "vexriscv", board.url(), out_dir=str(tmp_path),
                     max_seconds=3)

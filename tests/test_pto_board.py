@@ -7,10 +7,7 @@ record), the run ended by the host. And the firmware's from_host mode
 itself, in simulation, fed a script of commands."""
 
 import json
-import socket
 import struct
-import threading
-import zlib
 
 import pytest
 
@@ -21,6 +18,7 @@ from irqlab.host.decode import decode_bytes
 from irqlab.rows import row
 
 from clitool import assert_one_line_error, irqlab
+from standin import StandInBoard, recv_exact
 from tracegen import TraceBuilder, console
 
 CORE = "vexriscv"
@@ -29,34 +27,16 @@ RESPONSE = 300                        # the stand-in handler's cycles from an ed
 PROTO = pto.PROTO
 
 
-def recv_exact(c, n):
-    buf = b""
-    while len(buf) < n:
-        got = c.recv(n - len(buf))
-        if not got:
-            raise EOFError
-        buf += got
-    return buf
-
-
-class PtoBoard(threading.Thread):
+class PtoBoard(StandInBoard):
     """One load, then trains as the host commands them, until PTO_CMD_END."""
 
     def __init__(self, fifo=pto.TRACE_FIFO_RECORDS):
-        super().__init__(daemon=True)
-        self.srv = socket.socket()
-        self.srv.bind(("127.0.0.1", 0))
-        self.srv.listen(1)
-        self.port = self.srv.getsockname()[1]
+        super().__init__()
         self.fifo = fifo
-        self.frame_ok = None
         self.config = None
         self.commands = []            # (spec, traced)
         self.tb = TraceBuilder().time_hi(0)
         self.t = 1000
-
-    def url(self):
-        return f"socket://127.0.0.1:{self.port}"
 
     def send(self, c):
         c.sendall(self.tb.bytes())
@@ -70,13 +50,10 @@ class PtoBoard(threading.Thread):
     def run(self):
         c, _ = self.srv.accept()
         with c:
-            head = recv_exact(c, 9)
-            n = int.from_bytes(head[1:5], "little")
-            image = recv_exact(c, n)
             size = row(CORE).soc_config.main_ram_size
-            self.frame_ok = head[:1] == b"L" and n == size and zlib.crc32(image) == int.from_bytes(head[5:9], "little")
+            image = self.read_load_frame(c, size)
             self.config = fwimage.read_config(bytearray(image), size)
-            self.say(c, f"irqlab boot: loaded {n} bytes\npto: ready\n")
+            self.say(c, f"irqlab boot: loaded {len(image)} bytes\npto: ready\n")
             while True:
                 cmd = recv_exact(c, 1)[0]
                 if cmd == PROTO.PTO_CMD_END:
