@@ -181,15 +181,22 @@ def background_rate(records, clock_hz, window):
     return (len(bg) - 1) * clock_hz / (bg[-1] - bg[0]), t1 - t0
 
 
+def model_and_firmware(row, progress=None):
+    """The row's simulation model and the demo's firmware for it, built if
+    missing; a row whose SoC has no Modbus UART is an error."""
+    from irqlab import sim
+    model = sim.ensure_model(row, progress=progress)
+    if not model.facts.get("modbus"):
+        raise DemoError(f"row '{row}': its SoC has no Modbus UART (soc/configs.py modbus_uart)")
+    return model, sim.build_firmware(model, app="modbus", progress=progress)
+
+
 def simulate(row, baud, session, trace_path, progress=None, label=None):
     """One simulation of the demo on `row` at `baud`; `session(master)` is
     the master's part (run in a thread while the simulation runs). Returns
     (session's result, the run's records, the SoC's facts)."""
     from irqlab import sim
-    model = sim.ensure_model(row, progress=progress)
-    if not model.facts.get("modbus"):
-        raise DemoError(f"row '{row}': its SoC has no Modbus UART (soc/configs.py modbus_uart)")
-    fw = sim.build_firmware(model, app="modbus", progress=progress)
+    model, fw = model_and_firmware(row, progress)
     image = sim.load_image(model, fw, baud=baud, address=ADDRESS, background=1)
     port = sim.free_port()
     out = {}
@@ -344,12 +351,8 @@ def run_demo(rows, bauds, frames, out_dir, progress=None, with_robustness=True):
     results = {"frames": frames, "bauds": list(bauds), "rows": {}, "robustness": {}}
     # Every row's model and firmware first: a row that cannot run fails the
     # demo before the simulations, not after the other rows' half hour.
-    from irqlab import sim
     for row in rows:
-        model = sim.ensure_model(row, progress=progress)
-        if not model.facts.get("modbus"):
-            raise DemoError(f"row '{row}': its SoC has no Modbus UART (soc/configs.py modbus_uart)")
-        sim.build_firmware(model, app="modbus", progress=progress)
+        model_and_firmware(row, progress)
     for row in rows:
         if progress:
             progress.step(f"modbus: {row}: the background rate without traffic")
