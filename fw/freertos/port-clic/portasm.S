@@ -7,17 +7,13 @@
 
 /* The registers of the C ABI in use, by number (both builds). */
 #ifdef __riscv_abi_rve
-#define SAVED 5,6,7,8,9,10,11,12,13,14,15
-#define CALLER_SAVED 5,6,7,10,11,12,13,14,15      /* with x1: what a C call may change */
 #define CALLEE_SAVED 8,9
     .equ CALLEE_REGS, 2
-#define A_REGS 10,11,12,13,14,15
+#define A_REGS 10,11,12,13,14,15                    /* with x1, t0-t2: what a C call may change */
 #else
-#define SAVED 5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-#define CALLER_SAVED 5,6,7,10,11,12,13,14,15,16,17,28,29,30,31
 #define CALLEE_SAVED 8,9,18,19,20,21,22,23,24,25,26,27
     .equ CALLEE_REGS, 12
-#define A_REGS 10,11,12,13,14,15,16,17,28,29,30,31  /* a0.., t3-t6 */
+#define A_REGS 10,11,12,13,14,15,16,17,28,29,30,31  /* a0-a7, t3-t6; with x1, t0-t2: what a C call may change */
 #endif
 
 /* Nesting. The port's entries run at the kernel's level with interrupts on
