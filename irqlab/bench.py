@@ -4,7 +4,7 @@ every core, in one run, on one SoC, with one firmware and one trace path."""
 import datetime
 import os
 
-from irqlab import paths, sim
+from irqlab import parallel, paths, sim
 from irqlab.boards import registry
 from irqlab.host import analysis, htmlreport, report, results as resultsfile
 from irqlab.rows import ROWS, row as row_info
@@ -77,8 +77,9 @@ def write_outputs(results, out_dir):
     htmlreport.write(resultsfile.load(resultsfile.reported_in(out_dir)), out_dir)
 
 
-def bench(cores=None, board="sim", out_dir=None, config=None, progress=None):
-    """Run every row named in `cores` (default: all) and write the results."""
+def bench(cores=None, board="sim", out_dir=None, config=None, progress=None, jobs=1):
+    """Run every row named in `cores` (default: all), `jobs` at once, and
+    write the results."""
     registry.board(board)
     cores = cores or list(ROWS)
     for c in cores:
@@ -87,9 +88,11 @@ def bench(cores=None, board="sim", out_dir=None, config=None, progress=None):
     os.makedirs(out_dir, exist_ok=True)
     config = dict(config or {})
     results = new_results(board, sim_clock_hz())
-    for c in cores:
-        results["cores"][c] = run_row(c, config, out_dir, progress)
+    clock = parallel.Throughput(jobs)
+    results["cores"] = parallel.map_rows(lambda c: run_row(c, config, out_dir, progress), cores, jobs)
+    for res in results["cores"].values():
         # What the firmware ran with: its defaults plus the overrides.
-        results["config"] = results["cores"][c].pop("firmware_config")
+        results["config"] = res.pop("firmware_config")
+    results["sim_throughput"] = clock.figures([r.get("sim_speed") for r in results["cores"].values()])
     write_outputs(results, out_dir)
     return results

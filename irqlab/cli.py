@@ -113,8 +113,9 @@ def _bench_ctxsw(args):
         config["samples"] = args.samples
     if args.seed is not None:
         config["seed"] = args.seed
-    results = ctxswbench.bench(_cores(args.cores), args.out, config, Progress(), args.fw_option)
+    results = ctxswbench.bench(_cores(args.cores), args.out, config, Progress(), args.fw_option, _jobs(args))
     ctxswbench.print_results(results, args.out or paths.RESULTS)
+    _print_throughput(results)
 
 
 def paper_scale(clock_hz):
@@ -174,7 +175,7 @@ def _bench_latency(args):
         if args.board != "sim":
             from irqlab.errors import BenchError
             raise BenchError(f"--board {args.board} needs --port (the board's serial device)")
-        results = bench(_cores(args.cores), args.board, args.out, config, Progress())
+        results = bench(_cores(args.cores), args.board, args.out, config, Progress(), _jobs(args))
         out = args.out or paths.RESULTS
     print()
     print(f"irqlab benchmark: {results['board']}, {results['clock_hz'] / 1e6:.0f} MHz, git {results['git']}")
@@ -188,6 +189,19 @@ def _bench_latency(args):
     print(f"\nresults: {os.path.join(out, 'bench.json')}, report: {os.path.join(out, 'report.md')}")
     from irqlab.host import htmlreport
     print(f"HTML report: {os.path.join(out, htmlreport.PAGE)}")
+    _print_throughput(results)
+
+
+def _jobs(args):
+    """Rows run at once (--jobs; default one per CPU)."""
+    from irqlab import parallel
+    return parallel.check_jobs(args.jobs) or parallel.default_jobs()
+
+
+def _print_throughput(results):
+    from irqlab import parallel
+    if results.get("sim_throughput"):
+        print(parallel.describe(results["sim_throughput"]))
 
 
 def cmd_build(args):
@@ -499,6 +513,7 @@ def parser():
                    help="seed 004's sizes: 2,400 latency phases of 1 ms + 4 ms per matrix case (9,600 in the "
                         "headline latency test), 12 throughput phases of 9.75 s + 0.25 s (120 s), at the "
                         "board's clock: for boards (hours in simulation)")
+    p.add_argument("--jobs", "-j", type=int, help="simulation: rows run at once (default: one per CPU)")
     p.add_argument("--samples", type=int, help="ctxsw: samples per case (default 1000)")
     p.add_argument("--inferences", type=int, help="digits: inferences to run (default 128: twice each of the firmware's images)")
     p.add_argument("--port", help="board: its serial device or pyserial URL (e.g. /dev/ttyUSB0)")

@@ -5,7 +5,7 @@ the tables) and the table beside the seeds' figures."""
 
 import os
 
-from irqlab import fwoptions, sim
+from irqlab import fwoptions, parallel, sim
 from irqlab.bench import new_results, sim_clock_hz
 from irqlab.host import ctxsw, protocol, report
 from irqlab.host.references import SWITCH_REFERENCES
@@ -32,11 +32,12 @@ def run_row(row, config, out_dir, progress=None, options=()):
         "trace": {"bytes": stats.bytes, "records": stats.records, "hw_dropped": stats.hw_dropped},
         "trace_file": os.path.relpath(trace_path, out_dir),
         "firmware_config": fw_config,
+        "sim_speed": run.speed,
     })
     return res
 
 
-def bench(cores=None, out_dir=None, config=None, progress=None, fw_options=()):
+def bench(cores=None, out_dir=None, config=None, progress=None, fw_options=(), jobs=1):
     """Run the suite on every row named in `cores` (default: all), with the
     firmware build options named in `fw_options`; writes <out_dir>/ctxsw.json
     and returns the results."""
@@ -50,9 +51,12 @@ def bench(cores=None, out_dir=None, config=None, progress=None, fw_options=()):
     results = new_results("sim", sim_clock_hz())
     results["suite"] = APP
     results["fw_options"] = [o.name for o in options]
-    for c in cores:
-        results["cores"][c] = run_row(c, dict(config or {}), out_dir, progress, options)
-        results["config"] = results["cores"][c].pop("firmware_config")
+    clock = parallel.Throughput(jobs)
+    results["cores"] = parallel.map_rows(lambda c: run_row(c, dict(config or {}), out_dir, progress, options),
+                                         cores, jobs)
+    for res in results["cores"].values():
+        results["config"] = res.pop("firmware_config")
+    results["sim_throughput"] = clock.figures([r.get("sim_speed") for r in results["cores"].values()])
     report.write_json(results, os.path.join(out_dir, RESULTS_FILE))
     report.write_text(os.path.join(out_dir, REPORT_FILE), markdown(results))
     return results

@@ -1,7 +1,10 @@
 """One status line for long work: rewritten in place on a terminal, a plain
-line per step otherwise (CI logs)."""
+line per step otherwise (CI logs). Safe to share between the threads of
+rows that run side by side (irqlab/parallel.py): steps are whole lines, and
+the live line shows each thread's latest detail."""
 
 import sys
+import threading
 import time
 
 
@@ -11,18 +14,29 @@ class Progress:
         self.tty = stream.isatty()
         self.t0 = time.monotonic()
         self.last = ""
+        self.live = {}                  # thread -> its latest detail
+        self.lock = threading.RLock()
 
     def step(self, msg):
         """A new step: always printed."""
-        self._clear()
-        self.stream.write(f"[{time.monotonic() - self.t0:6.1f}s] {msg}\n")
-        self.stream.flush()
+        with self.lock:
+            self._clear()
+            self.stream.write(f"[{time.monotonic() - self.t0:6.1f}s] {msg}\n")
+            self.stream.flush()
+            self._draw()
 
     def update(self, msg):
         """Live detail inside a step: only on a terminal."""
         if not self.tty:
             return
-        line = f"[{time.monotonic() - self.t0:6.1f}s] {msg}"[:120]
+        with self.lock:
+            self.live[threading.get_ident()] = msg
+            self._draw()
+
+    def _draw(self):
+        if not self.tty or not self.live:
+            return
+        line = f"[{time.monotonic() - self.t0:6.1f}s] {' | '.join(self.live.values())}"[:120]
         self.stream.write("\r" + line.ljust(len(self.last)))
         self.stream.flush()
         self.last = line
@@ -33,7 +47,11 @@ class Progress:
             self.last = ""
 
     def done(self):
-        self._clear()
+        """This thread's live detail ends."""
+        with self.lock:
+            self.live.pop(threading.get_ident(), None)
+            self._clear()
+            self._draw()
 
 
 class LogSteps:

@@ -33,12 +33,7 @@ from migen import *
 from litex.soc.interconnect import wishbone
 from litex.soc.interconnect.csr import AutoCSR, CSR, CSRStatus, CSRStorage
 
-LFSR_TAPS = 0x80200003        # x^32 + x^22 + x^2 + x + 1
-
-
-def lfsr_next(x):
-    """The LFSR's next value (Galois, shifting right): the host-side model."""
-    return (x >> 1) ^ (LFSR_TAPS if x & 1 else 0)
+from irqlab.soc.lfsr import step as lfsr_step
 
 
 def draw_fields(d):
@@ -75,7 +70,7 @@ class BusStress(Module, AutoCSR):
             If(self._seed.re,
                 lfsr.eq(Mux(self._seed.storage == 0, 1, self._seed.storage))
             ).Elif(self._enable.storage,
-                lfsr.eq(Cat(lfsr[1:], 0) ^ Mux(lfsr[0], LFSR_TAPS, 0))
+                lfsr.eq(lfsr_step(lfsr))
             ),
             If(start,
                 busy.eq(1),

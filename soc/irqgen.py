@@ -21,37 +21,36 @@ phases), traced beside the line itself.
 """
 
 from migen import *
-from migen.genlib.fsm import FSM, NextState, NextValue
 
 from litex.soc.interconnect.csr import AutoCSR, CSRStorage, CSRStatus, CSR
 
 from irqlab.host.protocol import GEN_MODES
+from irqlab.soc.lfsr import step as lfsr_step
 
 # The mode values are the firmware's too (trace/protocol.py generates its header).
 MODE_OFF, MODE_SINGLE, MODE_PERIODIC, MODE_BURST, MODE_LEVEL = (
     GEN_MODES[m] for m in ("OFF", "SINGLE", "PERIODIC", "BURST", "LEVEL"))
 
 
-class LFSR32(Module):
-    """Galois LFSR, x^32 + x^22 + x^2 + x + 1; never reaches zero from a nonzero seed."""
-    def __init__(self):
-        self.seed = Signal(32)
-        self.load = Signal()
-        self.step = Signal()
-        self.value = Signal(32, reset=1)
-        fb = self.value[0]
-        nxt = Signal(32)
-        self.comb += nxt.eq(Cat(self.value[1:], 0) ^ Mux(fb, 0x80200003, 0))
-        self.sync += [
-            If(self.load, self.value.eq(Mux(self.seed == 0, 1, self.seed))
-            ).Elif(self.step, self.value.eq(nxt))
-        ]
+# The line's states; IDLE must be 0 (the reset state).
+IDLE, DELAY, WAIT_DELAY, HIGH, BURST_GAP, LOW = range(6)
 
 
 class GeneratorLine(Module):
-    """One output line and its pattern state machine."""
+    """One output line and its pattern state machine.
+
+    States: IDLE, DELAY (one cycle: the first delay is drawn), WAIT_DELAY,
+    HIGH (the phase), BURST_GAP (between the pulses of a burst), LOW. A stop
+    in any state but IDLE returns to IDLE at the end of that cycle (whatever
+    else the state does in it still happens). The LFSR is loaded from the
+    seed (1 for a zero seed) when a start arrives in IDLE, and steps once
+    for each draw: the delay in DELAY and each low phase as it begins.
+
+    Written as one clocked block whose work sits inside the state's case
+    (rather than as an FSM with next-value signals computed every cycle):
+    the same cycles, and the simulator evaluates an idle line in a few
+    instructions."""
     def __init__(self):
-        # Configuration (held stable while running).
         self.mode = Signal(3)
         self.delay = Signal(32)
         self.high = Signal(32)
@@ -60,99 +59,60 @@ class GeneratorLine(Module):
         self.burst = Signal(16)
         self.jitter = Signal(32)
         self.seed = Signal(32)
-        # Control.
         self.start = Signal()
         self.stop = Signal()
         self.ack = Signal()
-        # Outputs.
         self.out = Signal()
         self.phase = Signal()
         self.running = Signal()
 
-        self.submodules.lfsr = lfsr = LFSR32()
+        self.state = state = Signal(3)
+        lfsr = Signal(32, reset=1)
         remaining = Signal(32)    # cycles left in the current state
         reps = Signal(32)         # phases (or bursts) done
         pulses = Signal(16)       # pulses done in this burst
         request = Signal()        # LEVEL mode pending request
         ack_gap = Signal()        # LEVEL mode: one low cycle after an acknowledge
-        rand = Signal(32)
-        self.comb += [rand.eq(lfsr.value & self.jitter), lfsr.seed.eq(self.seed)]
+        rand = lfsr & self.jitter
+        last = remaining <= 1
 
-        last_rep = Signal()
-        self.comb += last_rep.eq((self.count != 0) & (reps + 1 >= self.count))
+        def begin_low():
+            return [remaining.eq(self.low + rand), lfsr.eq(lfsr_step(lfsr)), state.eq(LOW)]
 
-        fsm = FSM(reset_state="IDLE")
-        self.submodules.fsm = fsm
-        _act = fsm.act
-        def act(state, *stmts):
-            # Stop wins over everything: it returns the line to idle next cycle.
-            if state == "IDLE":
-                _act(state, *stmts)
-            else:
-                _act(state, *stmts, If(self.stop, NextState("IDLE")))
-        self.comb += self.running.eq(~fsm.ongoing("IDLE"))
-        act("IDLE",
-            lfsr.load.eq(self.start),
-            If(self.start & (self.mode != MODE_OFF),
-                NextValue(reps, 0), NextValue(pulses, 0),
-                NextState("DELAY"),
-            )
-        )
-        # The first cycle of DELAY adds the jitter drawn from the freshly seeded LFSR.
-        act("DELAY",
-            NextValue(remaining, self.delay + rand),
-            lfsr.step.eq(1),
-            NextState("WAIT_DELAY")
-        )
-        act("WAIT_DELAY",
-            If(remaining <= 1,
-                NextValue(remaining, self.high),
-                NextState("HIGH")
-            ).Else(NextValue(remaining, remaining - 1))
-        )
-        pulse_end = Signal()
-        self.comb += pulse_end.eq(remaining <= 1)
-        act("HIGH",
-            self.phase.eq(1),
-            If(pulse_end,
-                If(self.mode == MODE_BURST,
-                    If(pulses + 1 >= self.burst,
-                        NextValue(pulses, 0),
-                        NextValue(remaining, self.low + rand), lfsr.step.eq(1),
-                        NextState("LOW")
-                    ).Else(
-                        NextValue(pulses, pulses + 1),
-                        NextValue(remaining, self.high),
-                        NextState("BURST_GAP")
-                    )
-                ).Elif(self.mode == MODE_SINGLE,
-                    NextState("IDLE")
-                ).Else(
-                    NextValue(remaining, self.low + rand), lfsr.step.eq(1),
-                    NextState("LOW")
-                )
-            ).Else(NextValue(remaining, remaining - 1))
-        )
-        act("BURST_GAP",
-            If(remaining <= 1,
-                NextValue(remaining, self.high),
-                NextState("HIGH")
-            ).Else(NextValue(remaining, remaining - 1))
-        )
-        act("LOW",
-            If(remaining <= 1,
-                NextValue(reps, reps + 1),
-                If(last_rep,
-                    NextState("IDLE")
-                ).Else(
-                    NextValue(remaining, self.high),
-                    NextState("HIGH")
-                )
-            ).Else(NextValue(remaining, remaining - 1))
-        )
+        def begin_high():
+            return [remaining.eq(self.high), state.eq(HIGH)]
 
-        # LEVEL requests: raised on every high-phase start and, inside a phase,
-        # again one cycle after each acknowledge.
+        count_down = remaining.eq(remaining - 1)
+        self.sync += If(state == IDLE,
+            If(self.start,
+                lfsr.eq(Mux(self.seed == 0, 1, self.seed)),
+                If(self.mode != MODE_OFF, reps.eq(0), pulses.eq(0), state.eq(DELAY)))
+        ).Else(
+            Case(state, {
+                DELAY: [remaining.eq(self.delay + rand), lfsr.eq(lfsr_step(lfsr)), state.eq(WAIT_DELAY)],
+                WAIT_DELAY: If(last, *begin_high()).Else(count_down),
+                BURST_GAP: If(last, *begin_high()).Else(count_down),
+                HIGH: If(last,
+                    If(self.mode == MODE_BURST,
+                        If(pulses + 1 >= self.burst,
+                            pulses.eq(0), *begin_low()
+                        ).Else(
+                            pulses.eq(pulses + 1), remaining.eq(self.high), state.eq(BURST_GAP))
+                    ).Elif(self.mode == MODE_SINGLE,
+                        state.eq(IDLE)
+                    ).Else(*begin_low())
+                ).Else(count_down),
+                LOW: If(last,
+                    reps.eq(reps + 1),
+                    If((self.count != 0) & (reps + 1 >= self.count),
+                        state.eq(IDLE)
+                    ).Else(*begin_high())
+                ).Else(count_down),
+            }),
+            If(self.stop, state.eq(IDLE)),
+        )
+        self.comb += [self.running.eq(state != IDLE), self.phase.eq(state == HIGH)]
+
         phase_d = Signal()
         self.sync += phase_d.eq(self.phase)
         phase_start = Signal()

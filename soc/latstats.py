@@ -18,6 +18,16 @@ from irqlab.host import record as rec
 N_BINS = 64
 
 
+def _bit(vec, index):
+    """vec[index] for a signal index: a shift, one operation for the
+    simulator where an Array is a case per bit; an index past the end picks
+    the last bit, as an Array does."""
+    n = 1 << len(index)
+    if n > len(vec):
+        vec = Cat(vec, Replicate(vec[-1], n - len(vec)))
+    return (vec >> index)[0]
+
+
 def select(sel, rise, fall, sw_valid, sw_chan, pc_match):
     """One-bit 'this event happened now' for an 8-bit selector."""
     cls, idx = sel[6:8], sel[:6]
@@ -26,10 +36,10 @@ def select(sel, rise, fall, sw_valid, sw_chan, pc_match):
     n_pc = len(pc_match)
     # Indexing a signal by a signal: wrap to the vector's width.
     return hit, [
-        pc_bit.eq(Array(pc_match)[idx[:max(1, (n_pc - 1).bit_length())]]),
+        pc_bit.eq(_bit(pc_match, idx[:max(1, (n_pc - 1).bit_length())])),
         Case(cls, {
-            rec.SEL_HW_RISE: hit.eq(Array(rise)[idx[:5]]),
-            rec.SEL_HW_FALL: hit.eq(Array(fall)[idx[:5]]),
+            rec.SEL_HW_RISE: hit.eq(_bit(rise, idx[:5])),
+            rec.SEL_HW_FALL: hit.eq(_bit(fall, idx[:5])),
             rec.SEL_SW: hit.eq(sw_valid & (sw_chan == idx)),
             rec.SEL_PC_MATCH: hit.eq(pc_bit),
         })

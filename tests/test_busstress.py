@@ -5,7 +5,8 @@ finished when it is disabled."""
 
 from migen import If, Module, Signal, run_simulation
 
-from irqlab.soc.busstress import BusStress, draw_fields, lfsr_next
+from irqlab.soc.busstress import BusStress, draw_fields
+from irqlab.soc.lfsr import model as lfsr_next
 
 BASE = 0x4000_0000
 

@@ -17,11 +17,11 @@ exactly `low` (+ jitter) cycles.
 import pytest
 from migen.sim import run_simulation
 
+from irqlab.soc.lfsr import model as lfsr_next
 from irqlab.soc.irqgen import (GeneratorLine, InterruptGenerator, MODE_SINGLE, MODE_PERIODIC,
                                MODE_BURST, MODE_LEVEL)
 
 START = 3            # cycle of the start pulse in every test
-LFSR_TAPS = 0x80200003   # x^32 + x^22 + x^2 + x + 1, Galois, shifting right
 
 
 def simulate(dut, n, config, pulses, probes, inputs=None):
@@ -72,8 +72,6 @@ def runs(values):
     return [tuple(r) for r in out]
 
 
-def lfsr_next(v):
-    return (v >> 1) ^ (LFSR_TAPS if v & 1 else 0)
 
 
 def rising_edges(values):
