@@ -65,7 +65,7 @@ class Throughput:
         wall = time.monotonic() - self.t0
         cycles = sum(s["cycles"] for s in speeds if s)
         cpu = sum(s["cpu_seconds"] for s in speeds if s)
-        return {"jobs": self.jobs, "rows": len(speeds), "cycles": cycles, "wall_seconds": round(wall, 1),
+        return {"jobs": min(self.jobs, len(speeds)) or 1, "rows": len(speeds), "cycles": cycles, "wall_seconds": round(wall, 1),
                 "sim_cpu_seconds": round(cpu, 1),
                 "mcycles_per_wall_s": round(cycles / wall / 1e6, 2) if wall > 0 else None}
 

@@ -72,6 +72,7 @@ def test_throughput_adds_the_rows_cycles_over_the_wall_time():
     assert f["cycles"] == 20_000_000 and f["rows"] == 3 and f["jobs"] == 2
     assert abs(f["mcycles_per_wall_s"] - 2.0) < 0.01 and f["sim_cpu_seconds"] == 13.0
     assert "2.00 Mcycles per wall-second" in parallel.describe(f)
+    assert parallel.Throughput(jobs=2).figures([None])["jobs"] == 1   # one row: one at once
 
 
 class _Tty(io.StringIO):
