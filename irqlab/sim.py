@@ -174,10 +174,22 @@ def build_firmware(model, app="bench", progress=None, layout=None, options=()):
     return firmware.build(model.row, app, model.include, out, layout, options)
 
 
+_ports_lock = threading.Lock()
+_ports_given = set()
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port free now for a simulator to listen on. Never the same one
+    twice in this process: rows run side by side (irqlab/parallel.py) ask
+    at once, and the OS may hand a just-closed port out again."""
+    with _ports_lock:
+        while True:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            if port not in _ports_given:
+                _ports_given.add(port)
+                return port
 
 
 @dataclass

@@ -98,3 +98,14 @@ def test_progress_from_threads_keeps_whole_step_lines_and_one_live_detail_each()
     steps = [line.rsplit("\r", 1)[-1] for line in out.getvalue().split("\n") if "done" in line]
     assert sorted(s.split("] ", 1)[1] for s in steps) == ["clic: done", "clint: done"]
     assert p.live == {}
+
+
+def test_ports_for_rows_side_by_side_are_never_the_same():
+    from irqlab import sim
+    got = []
+    ts = [threading.Thread(target=lambda: got.extend(sim.free_port() for _ in range(50))) for _ in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert len(got) == len(set(got)) == 200
