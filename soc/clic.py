@@ -50,12 +50,16 @@ showed it, this was the highest-ID enabled source whatever its level: a
 line at the top level among enabled lower ones paid the 2-cycle table read.)
 
 Latency: a source edge (or level change) in cycle t sets the pending bit in
-t+1 and shows on irq_valid/irq_id/irq_level/irq_shv in t+2. A claim in cycle c
-clears the pending bit in c+1; the outputs of c+1 were still computed from
-the old pending bit, so irq_valid is forced low in c+1 (for any claim), and
-from c+2 on the outputs reflect the claim. A bus write requested in cycle c
-(acked in c+1) takes effect in c+1 and reaches the outputs in c+2; there is
-no hold for it, so in the ack cycle the outputs still show the old state.
+t+1 and shows on irq_valid/irq_id/irq_level/irq_shv in t+1: the tree sees
+the pending bits with the cycle's hardware changes already in (`seen`), so
+the pending bit's register is not on the way from a line to the outputs. A
+claim in cycle c clears the pending bit in c+1; the outputs of c+1 were
+still computed from the old pending bit, so irq_valid is forced low in c+1
+(for any claim), and from c+2 on the outputs reflect the claim. A bus write
+requested in cycle c (acked in c+1) takes effect in c+1 and reaches the
+outputs in c+2; there is no hold for it, so in the ack cycle the outputs
+still show the old state. (While the tree read the registered bits, a line
+reached the outputs in t+2.)
 
 Verdicts: registered with the outputs, for the core's interrupt decision
 (cores/: TrapCsrPlugin, which gives `threshold`, max(mil, mintthresh), and
@@ -129,6 +133,13 @@ class _SourceRegs(Module):
         sw_ip = Mux(sel[0], hit, 0)
         sw_set = Replicate(dat_w[0], n) & sw_ip
         clear = (Replicate(~dat_w[0], n) & sw_ip) | claimed
+        # What the arbitration sees: the pending bits with this cycle's
+        # hardware changes already in (an edge sets, a level follows its
+        # line), one cycle before the bits hold them. Software writes and
+        # claims act through the bits only (their paths, from the bus and
+        # from the core's trap decision, stay off the tree).
+        self.seen = Signal(n)
+        self.comb += self.seen.eq((self.edge & (hw_set | self.ip)) | (~self.edge & level))
         self.sync += [
             lines_d.eq(lines),
             self.ip.eq((self.edge & (hw_set | sw_set | (self.ip & ~clear))) | (~self.edge & level)),
@@ -264,7 +275,7 @@ class CLIC(Module):
         for i in range(n_sources):
             leaf = Signal(leaf_w, name=f"arbleaf{i}")
             self.comb += leaf.eq(Mux(regs.ie[i], Cat(regs.shv[i], Constant(i, id_w), *regs.ctl[i:i + 1],
-                                                     Constant(1, 1), regs.ip[i]), 0))
+                                                     Constant(1, 1), regs.seen[i]), 0))
             leaves.append(leaf)
         self.submodules.arbiter = _Arbiter(leaves, key_lsb=1 + id_w, register_after=register_after)
         best = self.arbiter.best

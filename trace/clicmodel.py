@@ -21,10 +21,14 @@ facts["clic"]["output_delay"], the Migen module as `CLIC.output_delay`.
             cycle. A level source's bit in x is its polarity-corrected line in
             x-1; writes and claims leave it alone. Switching a source from
             level to edge keeps the bit as it was.
+  seen      What the arbitration sees in cycle x: the pending bits of x with
+            the hardware changes of x already in (an edge source's bit or its
+            edge in x; a level source's corrected line in x), not the
+            software writes or claims presented in x.
   writes    A register write presented in cycle c (the bus request cycle)
             takes effect in c+1. A write's ip byte is interpreted with the
             trig the source had before the write.
-  outputs   In cycle x: the winner among the sources pending and enabled in
+  outputs   In cycle x: the winner among the sources seen and enabled in
             cycle x-D, by the largest (clicintctl, id), with the clicintctl,
             ie and shv of cycle x-D. irq_level is the winner's clicintctl with
             its low 8 - nlbits bits set, nlbits of cycle x-1. irq_valid is 0
@@ -116,9 +120,9 @@ class Clic:
 
     @property
     def latency(self):
-        """Cycles from a source's change (or a write) to the outputs: an event
-        in cycle t shows in t + latency."""
-        return 1 + self.delay
+        """Cycles from a source's change to the outputs: a change in cycle t
+        shows in t + latency (a register write presented in t, one later)."""
+        return self.delay
 
     def preset(self, *writes):
         """Apply register writes at once, as if made long ago (the set-up
@@ -129,11 +133,12 @@ class Clic:
     def pending(self, i):
         return bool(self.ip >> i & 1)
 
-    def winner(self):
-        """(clicintctl, id) of the current cycle's winner among pending and
-        enabled sources, or None (the outputs show it D cycles later)."""
+    def winner(self, seen=None):
+        """(clicintctl, id) of the current cycle's winner among the sources
+        seen (default: pending) and enabled, or None (the outputs show it D
+        cycles later)."""
         best = None
-        cand = self.ip & self.ie
+        cand = (self.ip if seen is None else seen) & self.ie
         while cand:
             low = cand & -cand
             i = low.bit_length() - 1
@@ -158,15 +163,16 @@ class Clic:
             writes = (writes,)
         mask = (1 << self.n) - 1
         lines &= mask
-        best = self.winner()
+        corrected = lines ^ self.neg
+        hw_set = (lines ^ self._lines_d) & corrected
+        seen = (self.edge & (hw_set | self.ip)) | (~self.edge & corrected & mask)
+        best = self.winner(seen)
         self._winners.append(best and best + (bool(self.shv >> best[1] & 1),))
         self._winners.popleft()
         self._claims.append(claim is not None)
         self._claims.popleft()
         self._nlbits_d = self.nlbits
         # Pending, from this cycle's registers (a write's ip uses the old trig).
-        corrected = lines ^ self.neg
-        hw_set = (lines ^ self._lines_d) & corrected
         sw_set = sw_clear = 0
         for w in writes:
             if w.source is not None and w.ip is not None and w.source < self.n:

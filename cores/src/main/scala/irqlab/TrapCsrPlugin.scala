@@ -70,9 +70,11 @@ case class CsrSlot(address: Int) {
   *    execute, in the first cycle c0 in which the CLIC's winner may be
   *    taken (MIE, level > max(mil, mintthresh)); nothing the interrupted
   *    code has in flight moves that cycle:
-  *     - from c0 on, execute is held (haltByOther), so its instruction has
-  *       no side effect yet (no bus command, no CSR access, no mret) and
-  *       the trap drops it with decode and the fetcher; mepc = the oldest
+  *     - while a request waits, execute is held (haltByOther), and in c0
+  *       the take flushes it, so its instruction has no side effect (no bus
+  *       command, no CSR access, no mret) and the trap drops it with decode
+  *       and the fetcher; execute is not held in c0 itself, so the fetcher
+  *       sends the handler's first fetch in c0; mepc = the oldest
   *       dropped instruction's pc, or, when execute and decode are empty
   *       (the fetcher refilling after a jump), the target of the jump in
   *       memory this cycle, or the pc the fetcher resumes at (`resumePc`:
@@ -191,6 +193,10 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
 
   override def setup(pipeline: VexRiscv): Unit = {
     import pipeline.config._
+    // The take overrides the divider's halt (below): its build must come later.
+    val divIndex = pipeline.plugins.indexWhere(_.isInstanceOf[MulDivIterativePlugin])
+    if (divIndex > pipeline.plugins.indexWhere(_ eq this))
+      SpinalError("TrapCsrPlugin must come after the divider (MulDivIterativePlugin) in the plugin list")
     val decoder = pipeline.service(classOf[DecoderService])
     val csrCommon = List[(Stageable[_ <: BaseType], Any)](
       IS_CSR -> True,
@@ -333,10 +339,6 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val thrActed = RegNext(thrAct) init (False)
     val irqLevelOk = thrActed ? clic.aboveAlt | clic.above
     val irqRequest = mie && irqLevelOk && !vectorFetch && !fast.map(_.entryBlocked).getOrElse(False)
-    // Execute (so decode and the fetcher too) does not move while a request
-    // stands: its instruction has no side effect yet (no bus command, no CSR
-    // access), so the trap may drop it.
-    when(irqRequest) { execute.arbitration.haltByOther := True }
 
     // The pc of the next instruction to enter execute, for a trap taken with
     // execute and decode empty (the fetcher refilling after a jump): the
@@ -463,6 +465,29 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val accessInFlight = if (!cachedData) False else
       Seq(memory, writeBack).map(s => s.arbitration.isValid && memoryAccess(pipeline, s)).reduce(_ || _)
     val irqTake = irqRequest && !memoryTrap && vecOk && !(fastOn && memoryWaits) && !accessInFlight
+    // The stages before memory in the take's cycle. Execute (so decode and
+    // the fetcher too) does not move while a request stands and waits: its
+    // instruction has no side effect yet (no bus command, no CSR access), so
+    // the trap may drop it. In the take's own cycle nothing before memory is
+    // held: the take's flush withholds every side effect there (execute is
+    // flushed: no bus command, no CSR access, no jump), so the fetcher sends
+    // the handler's first fetch in that cycle, not the next. The halts lifted
+    // then: execute's (the request's own, a CSR access waiting for older
+    // instructions), decode's (a load-use interlock) and an aborted divide's
+    // in memory. `takeNow` is the take without its two late inputs, both
+    // harmless here: a load still waiting in memory (memory's halt holds
+    // these stages anyway) and an exception in memory (its trap flushes
+    // them). So the data bus's answer and exceptions stay off the path from
+    // the decision to the fetch (the ULX3S's 50 MHz).
+    val takeNow = irqRequest && vecOk && !accessInFlight
+    when(irqRequest && !takeNow) { execute.arbitration.haltByOther := True }
+    when(takeNow) {
+      for (s <- Seq(decode, execute)) {
+        s.arbitration.haltItself := False
+        s.arbitration.haltByOther := False
+      }
+      when(divInMemory) { memory.arbitration.haltItself := False }
+    }
     val irqTarget = vecReady ? vecHandler | (clic.shv ? vecEntry | (mtvecBase @@ U"000000"))
     /** What taking the CLIC's winner sets, on entry and on emret's chain. */
     def takeWinner(): Unit = {
