@@ -277,11 +277,19 @@ def run(model, image, trace_path, probe_path=None, max_cycles=400_000_000, progr
             if progress:
                 progress.update(f"{label}: {st.records} trace records ({st.bytes >> 10} KiB)")
 
+        def sim_gone():
+            """The simulator ended before it listened: its exit and last words."""
+            if proc.poll() is None:
+                return None
+            with open(log_path, errors="replace") as f:
+                last = (f.read().strip().splitlines() or [""])[-1]
+            return f"the simulator exited with {proc.returncode} ({last})"
+
         def do_capture():
             try:
                 result["stats"] = cap.capture(f"socket://127.0.0.1:{port}", trace_path,
                                               on_progress=on_progress, connect_timeout=30,
-                                              records=records)
+                                              records=records, peer_gone=sim_gone)
             except BaseException as e:   # reported after the simulator ends
                 result["error"] = e
 

@@ -1,8 +1,13 @@
 """Bad input to the irqlab command: one line on stderr, exit status 2, nothing half-written."""
 
+import os
 import socket
+import time
 
-from irqlab.host import record as rec
+import pytest
+
+from irqlab.errors import CaptureError
+from irqlab.host import capture, record as rec
 from clitool import assert_one_line_error, irqlab
 from tracegen import latency_trace
 
@@ -14,6 +19,20 @@ def test_unknown_core():
 
 def test_unknown_board():
     assert_one_line_error(irqlab("bench", "--board", "de0nano"), "unknown board 'de0nano'")
+
+
+def test_a_peer_that_has_ended_is_not_waited_for(tmp_path):
+    """The capture stops trying at once when the simulator it waits for has
+    ended (say, it could not listen), and says why, not after its timeout."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    t0 = time.monotonic()
+    with pytest.raises(CaptureError, match="the simulator exited with 2"):
+        capture.capture(f"socket://127.0.0.1:{port}", str(tmp_path / "t.bin"), connect_timeout=30,
+                        peer_gone=lambda: "the simulator exited with 2 (cannot listen)")
+    assert time.monotonic() - t0 < 5
+    assert not os.path.exists(tmp_path / "t.bin") and not os.path.exists(tmp_path / "t.bin.part")
 
 
 def test_port_that_does_not_answer(tmp_path):

@@ -20,13 +20,17 @@ class _SocketStream:
     """Raw TCP: unlike pyserial's socket:// handler it keeps the bytes that
     arrive together with the peer's close."""
 
-    def __init__(self, host, port, connect_timeout):
+    def __init__(self, host, port, connect_timeout, peer_gone=None):
         deadline = time.monotonic() + connect_timeout
         while True:
             try:
                 self.sock = socket.create_connection((host, port), timeout=2)
                 break
             except OSError as e:
+                # A peer that has ended will never listen: say so at once.
+                gone = peer_gone() if peer_gone else None
+                if gone:
+                    raise CaptureError(f"cannot connect to {host}:{port}: {gone}") from None
                 if time.monotonic() >= deadline:
                     raise CaptureError(f"cannot connect to {host}:{port}: {e.strerror or e}") from None
                 time.sleep(0.1)
@@ -68,18 +72,20 @@ class _SerialStream:
         self.ser.close()
 
 
-def open_stream(url, baudrate=3_000_000, connect_timeout=10.0):
+def open_stream(url, baudrate=3_000_000, connect_timeout=10.0, peer_gone=None):
+    """`peer_gone()`: for a socket, why the peer will never listen (a
+    process that has ended), or None while it may still."""
     u = urlparse(url)
     if u.scheme == "socket":
         if not u.hostname or not u.port:
             raise CaptureError(f"bad socket URL '{url}' (expected socket://host:port)")
-        return _SocketStream(u.hostname, u.port, connect_timeout)
+        return _SocketStream(u.hostname, u.port, connect_timeout, peer_gone)
     return _SerialStream(url, baudrate)
 
 
 def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None,
             baudrate=3_000_000, connect_timeout=10.0, send=None, until_console=None, on_console=None,
-            records=None, respond=None):
+            records=None, respond=None, peer_gone=None):
     """Read until the peer closes (simulator), `idle_timeout` seconds without
     data, `max_seconds`, or (boards) until the console text carried in the
     trace contains `until_console` (then 0.5 s more to drain). `send` is
@@ -90,7 +96,7 @@ def capture(url, out_path, idle_timeout=None, max_seconds=None, on_progress=None
     (at least every 0.2 s) with the records it decoded, maybe none; bytes it
     returns are written to the link (a
     conversation with the firmware: the PTO demo's next train on a board)."""
-    stream = open_stream(url, baudrate, connect_timeout)
+    stream = open_stream(url, baudrate, connect_timeout, peer_gone)
     decoder = Decoder()
     console = []
     stop_at = None
