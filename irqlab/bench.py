@@ -87,12 +87,7 @@ def bench(cores=None, board="sim", out_dir=None, config=None, progress=None, job
     out_dir = out_dir or paths.RESULTS
     os.makedirs(out_dir, exist_ok=True)
     config = dict(config or {})
-    results = new_results(board, sim_clock_hz())
-    clock = parallel.Throughput(jobs)
-    results["cores"] = parallel.map_rows(lambda c: run_row(c, config, out_dir, progress), cores, jobs)
-    for res in results["cores"].values():
-        # What the firmware ran with: its defaults plus the overrides.
-        results["config"] = res.pop("firmware_config")
-    results["sim_throughput"] = clock.figures([r.get("sim_speed") for r in results["cores"].values()])
+    results = parallel.run_suite(new_results(board, sim_clock_hz()),
+                                 lambda c: run_row(c, config, out_dir, progress), cores, jobs)
     write_outputs(results, out_dir)
     return results

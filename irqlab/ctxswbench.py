@@ -51,12 +51,7 @@ def bench(cores=None, out_dir=None, config=None, progress=None, fw_options=(), j
     results = new_results("sim", sim_clock_hz())
     results["suite"] = APP
     results["fw_options"] = [o.name for o in options]
-    clock = parallel.Throughput(jobs)
-    results["cores"] = parallel.map_rows(lambda c: run_row(c, dict(config or {}), out_dir, progress, options),
-                                         cores, jobs)
-    for res in results["cores"].values():
-        results["config"] = res.pop("firmware_config")
-    results["sim_throughput"] = clock.figures([r.get("sim_speed") for r in results["cores"].values()])
+    parallel.run_suite(results, lambda c: run_row(c, dict(config or {}), out_dir, progress, options), cores, jobs)
     report.write_json(results, os.path.join(out_dir, RESULTS_FILE))
     report.write_text(os.path.join(out_dir, REPORT_FILE), markdown(results))
     return results

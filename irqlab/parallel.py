@@ -52,22 +52,29 @@ def map_rows(fn, rows, jobs=1):
     return {r: f.result() for r, f in futures}
 
 
-class Throughput:
+def run_suite(results, run_row, rows, jobs=1):
+    """A suite's rows, `jobs` at once, into `results`: `cores` (each row's
+    entry from run_row(row), without its `firmware_config`), `config` (what
+    the firmware ran with: its defaults plus the overrides, the same on every
+    row) and `sim_throughput`."""
+    t0 = time.monotonic()
+    results["cores"] = map_rows(run_row, rows, jobs)
+    for entry in results["cores"].values():
+        results["config"] = entry.pop("firmware_config")
+    results["sim_throughput"] = throughput([e.get("sim_speed") for e in results["cores"].values()],
+                                           time.monotonic() - t0, jobs)
+    return results
+
+
+def throughput(speeds, wall, jobs):
     """Simulated cycles per wall-second of a whole suite (all its rows,
-    however many ran at once): the figure a user waits on."""
-
-    def __init__(self, jobs):
-        self.jobs = jobs
-        self.t0 = time.monotonic()
-
-    def figures(self, speeds):
-        """From the rows' sim_speed entries (irqlab/sim.py), at the suite's end."""
-        wall = time.monotonic() - self.t0
-        cycles = sum(s["cycles"] for s in speeds if s)
-        cpu = sum(s["cpu_seconds"] for s in speeds if s)
-        return {"jobs": min(self.jobs, len(speeds)) or 1, "rows": len(speeds), "cycles": cycles, "wall_seconds": round(wall, 1),
-                "sim_cpu_seconds": round(cpu, 1),
-                "mcycles_per_wall_s": round(cycles / wall / 1e6, 2) if wall > 0 else None}
+    however many ran at once): the figure a user waits on. `speeds`: the
+    rows' sim_speed entries (irqlab/sim.py), `wall`: the suite's seconds."""
+    cycles = sum(s["cycles"] for s in speeds if s)
+    cpu = sum(s["cpu_seconds"] for s in speeds if s)
+    return {"jobs": min(jobs, len(speeds)) or 1, "rows": len(speeds), "cycles": cycles,
+            "wall_seconds": round(wall, 1), "sim_cpu_seconds": round(cpu, 1),
+            "mcycles_per_wall_s": round(cycles / wall / 1e6, 2) if wall > 0 else None}
 
 
 def describe(t):

@@ -66,13 +66,12 @@ def test_jobs_below_one_is_an_error():
 
 
 def test_throughput_adds_the_rows_cycles_over_the_wall_time():
-    t = parallel.Throughput(jobs=2)
-    t.t0 -= 10.0                               # the suite took 10 s of wall time
-    f = t.figures([{"cycles": 15_000_000, "cpu_seconds": 9.0}, {"cycles": 5_000_000, "cpu_seconds": 4.0}, None])
+    f = parallel.throughput([{"cycles": 15_000_000, "cpu_seconds": 9.0}, {"cycles": 5_000_000, "cpu_seconds": 4.0},
+                             None], wall=10.0, jobs=2)    # the suite took 10 s of wall time
     assert f["cycles"] == 20_000_000 and f["rows"] == 3 and f["jobs"] == 2
     assert abs(f["mcycles_per_wall_s"] - 2.0) < 0.01 and f["sim_cpu_seconds"] == 13.0
     assert "2.00 Mcycles per wall-second" in parallel.describe(f)
-    assert parallel.Throughput(jobs=2).figures([None])["jobs"] == 1   # one row: one at once
+    assert parallel.throughput([None], wall=1.0, jobs=2)["jobs"] == 1   # one row: one at once
 
 
 class _Tty(io.StringIO):

@@ -133,12 +133,12 @@ class Clic:
     def pending(self, i):
         return bool(self.ip >> i & 1)
 
-    def winner(self, seen=None):
+    def winner(self, seen):
         """(clicintctl, id) of the current cycle's winner among the sources
-        seen (default: pending) and enabled, or None (the outputs show it D
+        `seen` (a bit each) that are enabled, or None (the outputs show it D
         cycles later)."""
         best = None
-        cand = (self.ip if seen is None else seen) & self.ie
+        cand = seen & self.ie
         while cand:
             low = cand & -cand
             i = low.bit_length() - 1
