@@ -464,7 +464,6 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val cachedData = pipeline.plugins.exists(_.isInstanceOf[DBusCachedPlugin])
     val accessInFlight = if (!cachedData) False else
       Seq(memory, writeBack).map(s => s.arbitration.isValid && memoryAccess(pipeline, s)).reduce(_ || _)
-    val irqTake = irqRequest && !memoryTrap && vecOk && !(fastOn && memoryWaits) && !accessInFlight
     // The stages before memory in the take's cycle. Execute (so decode and
     // the fetcher too) does not move while a request stands and waits: its
     // instruction has no side effect yet (no bus command, no CSR access), so
@@ -480,6 +479,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // them). So the data bus's answer and exceptions stay off the path from
     // the decision to the fetch (the ULX3S's 50 MHz).
     val takeNow = irqRequest && vecOk && !accessInFlight
+    val irqTake = takeNow && !memoryTrap && !(fastOn && memoryWaits)
     when(irqRequest && !takeNow) { execute.arbitration.haltByOther := True }
     when(takeNow) {
       for (s <- Seq(decode, execute)) {
