@@ -19,6 +19,10 @@ import vexriscv.plugin._
   *    adjustment).
   *  - `drainRead(bank, reg)` is a read port of its own (synchronous: the word
   *    in the cycle after the address) for a plugin that copies a bank out.
+  *  - `sideWrite` (valid in cycle t) writes a register of a bank in t, for a
+  *    plugin that completes an instruction outside the pipeline
+  *    (FastIrqPlugin: a load the entry left behind). It has the write port
+  *    first: writeBack waits that cycle if it writes too.
   */
 trait RegFileBanks {
   def bankCount: Int
@@ -26,6 +30,13 @@ trait RegFileBanks {
   def inject: Flow[Bits]
   def isBanked(reg: Int): Boolean
   def drainRead(bank: UInt, reg: UInt): Bits
+  def sideWrite: Flow[RegWrite]
+}
+
+case class RegWrite() extends Bundle {
+  val bank = UInt(1 bits)
+  val reg = UInt(5 bits)
+  val data = Bits(32 bits)
 }
 
 object RegBank {
@@ -61,6 +72,7 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
   override def isBanked(reg: Int): Boolean = banks > 1 && reg != 0 && banked(reg)
   var bank: UInt = null
   var inject: Flow[Bits] = null
+  var sideWrite: Flow[RegWrite] = null
   private var ram: Mem[Bits] = null
   private val regBits = if (rv32e) 4 else 5
 
@@ -72,6 +84,7 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
     decoder.addDefault(REGFILE_WRITE_VALID, False)
     bank = UInt(1 bits)
     inject = Flow(Bits(32 bits))
+    sideWrite = Flow(RegWrite())
   }
 
   /** The RAM address of register `reg` in `bank`: banked registers have the
@@ -117,6 +130,7 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
     ram = Mem(Bits(32 bits), banks << regBits).addAttribute(Verilator.public)
     if (banks == 1) bank := 0
     inject.setIdle()                                       // a switching plugin overrides
+    sideWrite.setIdle()                                    // a completing plugin overrides
 
     // Writes to x0 never happen (and in RV32E neither to x16..x31).
     when(decode.input(INSTRUCTION)(Riscv.rdRange) === 0) { decode.input(REGFILE_WRITE_VALID) := False }
@@ -158,9 +172,14 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
     writeBack plug new Area {
       import writeBack._
       val port = ram.writePort
-      port.valid := output(REGFILE_WRITE_VALID) && arbitration.isFiring
-      port.address := address(if (banks > 1) output(REG_BANK) else U(0, 1 bits), output(INSTRUCTION)(Riscv.rdRange))
-      port.data := output(REGFILE_WRITE_DATA)
+      // The side write is a register's (its plugin's), so writeBack's wait
+      // starts at registers and stays off the data bus's answer.
+      val writes = arbitration.isValid && output(REGFILE_WRITE_VALID)
+      when(sideWrite.valid && writes) { arbitration.haltItself := True }
+      port.valid := sideWrite.valid || (writes && arbitration.isFiring)
+      port.address := sideWrite.valid ? address(sideWrite.bank, sideWrite.reg.asBits) |
+                      address(if (banks > 1) output(REG_BANK) else U(0, 1 bits), output(INSTRUCTION)(Riscv.rdRange))
+      port.data := sideWrite.valid ? sideWrite.data | output(REGFILE_WRITE_DATA)
     }
   }
 }

@@ -11,6 +11,8 @@ trait FastIrqControl {
   def entryBlocked: Bool        // an interrupt may not be taken this cycle
   def bankLive: Bool            // the other bank holds the context mepc returns to
   def injected(stage: Stage): Bool  // the stage holds an instruction the plugin injected
+  def entryWaits: Bool          // memory holds a load waiting on the bus that an entry cannot leave behind
+  def loadLeft: Bool            // a load the entry left behind is not written yet (mret, emret wait)
 }
 
 /** The fast-interrupt extension (`fastirq`, after CV32RT, seed 000 Sec.
@@ -85,6 +87,8 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
   var enabled: Bool = null
   var entryBlocked: Bool = null
   var bankLive: Bool = null
+  var entryWaits: Bool = null
+  var loadLeft: Bool = null
   object INJECTED extends Stageable(Bool)
   object INJECTED_ENTRY extends Stageable(Bool)    // ... the entry's adjustment
   override def injected(stage: Stage): Bool = stage.input(INJECTED)
@@ -109,6 +113,8 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
     enabled = Bool()
     entryBlocked = Bool()
     bankLive = Bool()
+    entryWaits = Bool()
+    loadLeft = Bool()
     if (saveThroughDataBus) {
       saveValid = Bool()
       saveAddress = UInt(32 bits)
@@ -176,6 +182,78 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
       when(entry) { bank := ~bank; live := True }
       when(back) { bank := ~bank; live := False }
 
+      // ----------------------------------- a load the entry leaves behind
+      // A load still waiting on the bus in memory (Wishbone: a peripheral's
+      // register, 2-3 cycles) when the request comes would hold the whole
+      // pipeline behind it, and so the handler's first fetch (VexRiscv's
+      // stages move together). If its destination is banked (or x0), the
+      // entry does not wait for it: memory's halt is lifted in the take's
+      // cycle, the load moves on to writeBack (writing the bus's word of that
+      // cycle into the interrupted bank, a placeholder) and retires; its
+      // answer is caught here when it comes and written to its register in
+      // the interrupted bank in the cycle after (`sideWrite`). Nothing reads
+      // that register before: the drain starts only after the write (oldDone),
+      // emret and mret wait for it (TrapCsrPlugin), a nested entry waits for
+      // the drain, and the handler's own bank is another. The handler's
+      // loads wait in execute until the answer is in, so the bus's one
+      // answer is the left load's (soc/tcm.py DBusSplit: a TCM answer would
+      // share `rsp`). A load to a shared register (sp, gp, tp, s0-s11,
+      // which the handler reads and writes) is waited for, as before.
+      val leave = new Area {
+        val load = memory.arbitration.isValid && memory.input(dbus.MEMORY_ENABLE) && !memory.input(dbus.MEMORY_STORE)
+        val waits = load && !dbus.dBus.rsp.ready
+        val rd = memory.input(INSTRUCTION)(Riscv.rdRange).asUInt
+        val rdBanked = B((0 until 32).map(r => BigInt(if (banks.isBanked(r)) 1 else 0) << r).sum, 32 bits)(rd)
+        val writes = memory.input(REGFILE_WRITE_VALID)
+        entryWaits := en && waits && writes && !rdBanked
+        val now = entry && waits
+        when(now) { memory.arbitration.haltItself := False }
+
+        val pending = RegInit(False)        // the answer has not come yet
+        val arrived = RegInit(False)        // it came last cycle: written now
+        val reg = Reg(UInt(5 bits))
+        val regBank = Reg(UInt(1 bits))
+        val doesWrite = Reg(Bool())
+        val funct3 = Reg(Bits(3 bits))
+        val low = Reg(UInt(2 bits))
+        val data = Reg(Bits(32 bits))
+        arrived := False
+        when(pending && dbus.dBus.rsp.ready) {
+          pending := False
+          arrived := True
+          data := dbus.dBus.rsp.data
+        }
+        when(now) {
+          pending := True
+          reg := rd
+          regBank := memory.input(RegBank.REG_BANK)
+          doesWrite := writes
+          funct3 := memory.input(INSTRUCTION)(14 downto 12)
+          low := memory.input(dbus.MEMORY_ADDRESS_LOW)
+        }
+        // The word as a load of this size and sign gives it (little endian).
+        val shifted = data |>> (low @@ U"000")
+        val unsigned = funct3(2)
+        val word = funct3(1 downto 0).mux(
+          0 -> (unsigned ? shifted(7 downto 0).resize(32) | shifted(7 downto 0).asSInt.resize(32).asBits),
+          1 -> (unsigned ? shifted(15 downto 0).resize(32) | shifted(15 downto 0).asSInt.resize(32).asBits),
+          default -> shifted)
+        when(arrived && doesWrite) {
+          banks.sideWrite.valid := True
+          banks.sideWrite.bank := regBank
+          banks.sideWrite.reg := reg
+          banks.sideWrite.data := word
+        }
+        loadLeft := pending || arrived
+
+        // The handler's loads wait in execute (stores go on: they answer nothing).
+        when(pending && execute.arbitration.isValid && execute.input(dbus.MEMORY_ENABLE) &&
+             !execute.input(dbus.MEMORY_STORE)) {
+          execute.arbitration.haltItself := True
+          dbus.dBus.cmd.valid := False
+        }
+      }
+
       // ------------------------------------------------ the copy (drain)
       val draining = RegInit(False)
       val oldBank = Reg(UInt(1 bits))
@@ -196,7 +274,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
 
       // Instructions decoded before the switch that may still write the old bank.
       def oldIn(s: Stage) = s.arbitration.isValid && s.input(RegBank.REG_BANK) === oldBank && !s.input(INJECTED)
-      val oldDone = !oldIn(memory) && !oldIn(writeBack)
+      val oldDone = !oldIn(memory) && !oldIn(writeBack) && !loadLeft
       val writeFire = draining && primed && baseReady && saveReady
       val nextSlot = writeFire ? (slot + 1) | slot
       // The layout: slot -> register (the same order for both ABIs; E stops early).

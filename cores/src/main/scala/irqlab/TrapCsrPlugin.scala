@@ -270,7 +270,6 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val minstret = Reg(UInt(64 bits)) init (0)
     val vectorFetch = RegInit(False)               // the next word at decode is a handler pointer
 
-    val fastOn = fast.map(_.enabled).getOrElse(False)
     def fastInjected(s: Stage) = fast.map(_.injected(s)).getOrElse(False)
     when(!inhibitCycle) { mcycle := mcycle + 1 }
     when(!inhibitInstret && writeBack.arbitration.isFiring && !fastInjected(writeBack)) { minstret := minstret + 1 }
@@ -452,11 +451,10 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val irqAge = Reg(UInt(log2Up(vectorWait + 1) bits)) init (0)
     when(!irqRequest) { irqAge := 0 } elsewhen (irqAge =/= vectorWait) { irqAge := irqAge + 1 }
     val vecOk = if (vectorPrefetch) !clic.shv || vecHit || irqAge === vectorWait else True
-    // fastirq: decode must be free in the cycle after the entry for the
-    // injected sp adjustment, so a load still waiting on the bus in memory
-    // is waited for (FastIrqPlugin).
-    val memoryWaits = memory.arbitration.isValid && memoryAccess(pipeline, memory) &&
-                      memory.arbitration.isStuck
+    // fastirq: a load still waiting on the bus in memory is left behind
+    // (FastIrqPlugin: it completes into the interrupted bank), unless its
+    // destination is a register the handler shares; then it is waited for.
+    val fastWaits = fast.map(_.entryWaits).getOrElse(False)
     // A data cache (DBusCachedPlugin) answers a load in writeBack, and on a
     // miss (or a store-to-load collision) re-runs it by a jump from writeBack
     // after the refill: an access in memory or writeBack could still jump, so
@@ -479,7 +477,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // them). So the data bus's answer and exceptions stay off the path from
     // the decision to the fetch (the ULX3S's 50 MHz).
     val takeNow = irqRequest && vecOk && !accessInFlight
-    val irqTake = takeNow && !memoryTrap && !(fastOn && memoryWaits)
+    val irqTake = takeNow && !memoryTrap && !fastWaits
     when(irqRequest && !takeNow) { execute.arbitration.haltByOther := True }
     when(takeNow) {
       for (s <- Seq(decode, execute)) {
@@ -539,9 +537,12 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       // itself (a jump from writeBack, DBusCachedPlugin) after this
       // instruction acted: CSR accesses and mret wait for it to move on.
       val olderAccess = if (cachedData) memory.arbitration.isValid && memoryAccess(pipeline, memory) else False
-      val waitOlder = memoryTrap || olderAccess || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
-                      (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2))
       val isEmret = if (fast.isDefined) input(IS_EMRET) else False
+      // A load the fastirq entry left behind writes the interrupted bank
+      // when it answers: no return before that (fastirq: FastIrqPlugin).
+      val loadLeft = fast.map(_.loadLeft).getOrElse(False) && (input(IS_MRET) || isEmret)
+      val waitOlder = memoryTrap || olderAccess || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
+                      (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2)) || loadLeft
       // emret waits for the older instructions: VexRiscv's bypasses do not
       // see banks, and the code it returns to reads the other bank.
       val emretWait = isEmret && !olderEmpty(execute)
