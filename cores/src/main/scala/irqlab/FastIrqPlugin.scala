@@ -49,10 +49,12 @@ trait FastIrqControl {
   *    lands in the saved context and in the frame.
   *  - Nesting: an interrupt is not taken while the copy runs (at most 21
   *    cycles after the entry with ilp32, 15 with E), nor while the injected
-  *    adjustment is in decode or execute (two cycles), nor (EN) while memory
-  *    holds a load still waiting on the bus (decode must be free in c0+1).
-  *    A nested entry switches to the bank whose context is in the frame, so
+  *    adjustment is in decode or execute (two cycles). A nested entry switches to the bank whose context is in the frame, so
   *    depth is bounded by the stack only.
+  *  - A load waiting on the bus in memory at the entry (EN): left behind if
+  *    its destination is banked or x0 (it completes into the interrupted
+  *    bank when it answers, `leave` below), else waited for (the handler
+  *    shares that register).
   *  - LIVE: set on every entry, cleared when emret switches back. It is set
   *    at emret iff no entry happened since this handler's own, i.e. the other
   *    bank still holds the context it returns to and mepc/mcause are its own.

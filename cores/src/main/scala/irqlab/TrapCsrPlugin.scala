@@ -81,8 +81,10 @@ case class CsrSlot(address: Int) {
   *       the successor of the last instruction that left decode, or the
   *       last jump's target);
   *     - the instructions in memory and writeBack are older: they finish
-  *       after the entry (a load still waiting on the bus delays only the
-  *       handler's own progress through memory). They can no longer trap:
+  *       after the entry (a load still waiting on the bus holds the
+  *       stages behind it, the handler's first instructions among them,
+  *       until it answers; fastirq leaves such a load behind: FastIrqPlugin).
+  *       They can no longer trap:
   *       their exceptions are known by c0 (access faults cannot happen,
   *       cores/README.md), and an exception pending in memory is taken
   *       first (it is older). The trap's jump (memory stage, above
@@ -472,9 +474,9 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // then: execute's (the request's own, a CSR access waiting for older
     // instructions), decode's (a load-use interlock) and an aborted divide's
     // in memory. `takeNow` is the take without its two late inputs, both
-    // harmless here: a load still waiting in memory (memory's halt holds
-    // these stages anyway) and an exception in memory (its trap flushes
-    // them). So the data bus's answer and exceptions stay off the path from
+    // harmless here: a load waiting in memory that fastirq must wait for
+    // (memory's halt holds these stages anyway) and an exception in memory
+    // (its trap flushes them). So the data bus's answer and exceptions stay off the path from
     // the decision to the fetch (the ULX3S's 50 MHz).
     val takeNow = irqRequest && vecOk && !accessInFlight
     val irqTake = takeNow && !memoryTrap && !fastWaits
