@@ -671,7 +671,12 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       // (a chain then has mie = 0, so its verdict cannot matter).
       val returns = input(IS_MRET) || (if (fast.isDefined) isEmret && fast.get.bankLive else False)
       clicThreshold.alt := returns ? max8(mpil, mintthresh) | max8(mil, threshWritten)
-      thrAct := go && (returns || writesThresh)
+      // Not while an emret waits for older instructions (emretWait): `go`
+      // holds then but the emret has not acted, and mil must stay; with
+      // mpil's verdict a request at mil's own level would be taken with the
+      // waiting emret as mepc (found by the FreeRTOS port: a yield pended
+      // at the kernel's level entered the tick handler at its emret).
+      thrAct := go && !emretWait && (returns || writesThresh)
       for (slot <- slots) {
         slot.write.valid := doWrite && address === slot.address
         slot.write.payload := newValue
