@@ -58,7 +58,15 @@ _Static_assert(IRQLAB_CLIC_SOURCES == 64, "torture expects 64 CLIC sources");
 _Static_assert(IRQLAB_IRQ_GEN == 8 && N_LINES == 8, "generator lines are expected on sources 8..15");
 _Static_assert(SW_FIRST >= GEN_SRC(N_LINES), "the software-pended sources follow the generator's");
 
+#if IRQLAB_HAS_TCM && defined(MAIN_RAM_BASE)
+/* Behind the bus (main RAM, unused on these SoCs): the workload reads the
+ * state while it runs (workload.c MEMF), so its loads wait on the bus in
+ * memory as interrupts arrive, the loads a fastirq entry leaves behind. */
+static uint32_t *const quiet = (uint32_t *)MAIN_RAM_BASE;
+static uint32_t *const storm = (uint32_t *)MAIN_RAM_BASE + WORK_WORDS;
+#else
 static uint32_t quiet[WORK_WORDS], storm[WORK_WORDS];
+#endif
 static volatile uint32_t handled[64], pended[64];
 static volatile uint32_t errors;
 static uint32_t seed, pend_chance;

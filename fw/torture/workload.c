@@ -4,7 +4,8 @@
  * 128-word buffer and scratch slots in its stack frame. Each turn runs about
  * 200 instructions: add/sub/xor/shift/rotate mixing, all eight RV32M
  * operations (division by zero and overflow included when the data produce
- * them), word/half/byte loads and stores at data-dependent addresses, taken
+ * them), word/half/byte loads and stores at data-dependent addresses (and
+ * loads of the caller's state array, which it only reads), taken
  * and not-taken data-dependent branches, and a part that runs with sp moved
  * down by 16 bytes (so interrupt frames land at varying depths).
  *
@@ -129,6 +130,26 @@ __asm__(
 "    lw \\u, (W_T1+\\o)(sp)\n"
 "    lw \\t, (W_T0+\\o)(sp)\n"
 "    .endm\n"
+/* far: the caller's state array, which the run only reads (its first 32
+ * words): x += far16[y] (signed), x ^= far8[y] (unsigned), x -= far[y]. On
+ * SoCs with TCMs the torture firmware keeps the state behind the bus, so
+ * these loads still wait in memory when an interrupt arrives (the loads a
+ * fastirq entry leaves behind); u is their destination. */
+"    .macro MEMF x, y, t, u\n"
+"    sw \\t, W_T0(sp)\n"
+"    sw \\u, W_T1(sp)\n"
+"    andi \\t, \\y, 0x7c\n"
+"    lw \\u, W_OUT(sp)\n"
+"    add \\t, \\t, \\u\n"
+"    lh \\u, 2(\\t)\n"
+"    add \\x, \\x, \\u\n"
+"    lbu \\u, 1(\\t)\n"
+"    xor \\x, \\x, \\u\n"
+"    lw \\u, 0(\\t)\n"
+"    sub \\x, \\x, \\u\n"
+"    lw \\u, W_T1(sp)\n"
+"    lw \\t, W_T0(sp)\n"
+"    .endm\n"
 /* if (a cond b) c += k2 else c ^= k1 */
 "    .macro BR cond, a, b, c, k1, k2\n"
 "    \\cond \\a, \\b, 1f\n"
@@ -250,6 +271,10 @@ __asm__(
 "    MEMW a0, s9, t4, a1, a2\n"
 "    MEMH s4, ra, t2, a3, a4\n"
 "    MEMB t5, gp, s6, a5, a6\n"
+     /* the caller's state: into banked (a5, t5) and shared (s5) registers */
+"    MEMF s1, a4, t0, a5\n"
+"    MEMF a2, s3, t1, s5\n"
+"    MEMF t3, a6, a7, t5\n"
      /* with sp 16 bytes lower */
 "    addi sp, sp, -16\n"
 "    MEMW s7, a7, t0, s8, s9, 16\n"
