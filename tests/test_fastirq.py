@@ -75,6 +75,30 @@ def restore_frame():
     addi sp, sp, {FRAME_BYTES}"""
 
 
+def exit_with(facts, code):
+    """Assembly: end the simulation with `code` (0x100 + the exit status)."""
+    return f"""    li a4, {code:#x}
+    li a5, {facts["IRQLAB_SIM_EXIT"]}
+    sw a4, 0(a5)
+1:  j 1b"""
+
+
+def copy_frame(base, offset):
+    """Handler assembly: wait for the copy (DRAINING), then copy the frame
+    at sp to offset(base); uses t0-t2 (the handler's own bank)."""
+    return f"""1:  csrr t0, 0x7C1               /* wait for the copy (DRAINING) */
+    andi t0, t0, 4
+    bnez t0, 1b
+    li t0, 0
+2:  add t1, sp, t0
+    lw t1, 0(t1)
+    add t2, {base}, t0
+    sw t1, {offset}(t2)
+    addi t0, t0, 4
+    li t1, {4 * (SLOT_MCAUSE + 1)}
+    blt t0, t1, 2b"""
+
+
 def pattern(r):
     return 0x5A000000 | (r << 12) | r
 
@@ -115,10 +139,7 @@ chain_end_{k}:
     la s0, record
     csrsi mstatus, 8
 """ + "".join(trials) + f"""
-    li a4, 0x100
-    li a5, {facts["IRQLAB_SIM_EXIT"]}
-    sw a4, 0(a5)
-1:  j 1b
+{exit_with(facts, 0x100)}
 
     .balign 4
     .globl handler
@@ -132,17 +153,7 @@ handler:
     sw s2, 0(s4)
     sw s3, 4(s4)
     sw sp, 8(s4)
-1:  csrr t0, 0x7C1               /* wait for the copy (DRAINING) */
-    andi t0, t0, 4
-    bnez t0, 1b
-    li t0, 0
-2:  add t1, sp, t0
-    lw t1, 0(t1)
-    add t2, s4, t0
-    sw t1, 12(t2)
-    addi t0, t0, 4
-    li t1, {4 * (SLOT_MCAUSE + 1)}
-    blt t0, t1, 2b
+{copy_frame("s4", 12)}
     lw t0, 4(s0)                 /* entries */
     addi t0, t0, 1
     sw t0, 4(s0)
@@ -654,38 +665,22 @@ pend_{n}:
     sw t0, 0(s6)
     csrsi mstatus, 8
 """ + "".join(body) + f"""
-    li a4, 0x100
-    li a5, {facts["IRQLAB_SIM_EXIT"]}
-    sw a4, 0(a5)
-1:  j 1b
+{exit_with(facts, 0x100)}
 
     .balign 4
     .globl handler
 handler:
-1:  csrr t0, 0x7C1               /* wait for the copy (DRAINING) */
-    andi t0, t0, 4
-    bnez t0, 1b
-    lw t1, 0(s0)                 /* the trial */
+    lw t3, 0(s0)                 /* the trial */
     li t2, {LEFT_STRIDE}
-    mul t1, t1, t2
-    add t1, t1, s0
-    addi t1, t1, 64
-    li t0, 0
-2:  add t2, sp, t0
-    lw t2, 0(t2)
-    add t3, t1, t0
-    sw t2, 0(t3)
-    addi t0, t0, 4
-    li t2, {4 * (SLOT_MCAUSE + 1)}
-    blt t0, t2, 2b
+    mul t3, t3, t2
+    add t3, t3, s0
+    addi t3, t3, 64
+{copy_frame("t3", 0)}
     lw t0, 4(s0)                 /* entries */
     addi t0, t0, 1
     sw t0, 4(s0)
     .insn i 0x0B, 0, x0, x0, 0   /* emret */
-    li a4, 0x103
-    li a5, {facts["IRQLAB_SIM_EXIT"]}
-    sw a4, 0(a5)
-3:  j 3b
+{exit_with(facts, 0x103)}
 """ + EXCEPTION.format(sim_exit=facts["IRQLAB_SIM_EXIT"]) + table("vectors", "handler").format(source=SOURCE) + f"""
     .section .bss
     .balign 4
