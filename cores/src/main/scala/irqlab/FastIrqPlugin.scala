@@ -48,9 +48,11 @@ trait FastIrqControl {
   *    left in memory or writeBack, so a write-back in the cycle of the switch
   *    lands in the saved context and in the frame.
   *  - Nesting: an interrupt is not taken while the copy runs (at most 21
-  *    cycles after the entry with ilp32, 15 with E), nor while the injected
-  *    adjustment is in decode or execute (two cycles). A nested entry switches to the bank whose context is in the frame, so
-  *    depth is bounded by the stack only.
+  *    cycles after the entry with ilp32, 15 with E, plus the rest of a bus
+  *    access the entry left behind), nor while the injected adjustment is
+  *    in decode or execute (two cycles). A nested entry switches to the
+  *    bank whose context is in the frame, so depth is bounded by the stack
+  *    only.
   *  - A load waiting on the bus in memory at the entry (EN): left behind if
   *    its destination is banked or x0 (it completes into the interrupted
   *    bank when it answers, `leave` below), else waited for (the handler
@@ -60,7 +62,8 @@ trait FastIrqControl {
   *    bank still holds the context it returns to and mepc/mcause are its own.
   *  - emret (TrapCsrPlugin; encoding 0x0000000B, custom-0): waits for the
   *    older instructions to leave memory and writeBack (VexRiscv's bypasses
-  *    do not see banks); then, with LIVE:
+  *    do not see banks) and for a load the entry left behind; then, with
+  *    LIVE:
   *     - a pending interrupt that may be taken at the level returned to
   *       (mpie, level > mpil, > mintthresh): it is taken at once (tail
   *       chain): the bank, the frame, mepc and mpil stay, mcause/mil take the
@@ -254,6 +257,13 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
           execute.arbitration.haltItself := True
           dbus.dBus.cmd.valid := False
         }
+        // What the answer's capture relies on: no other load meets the bus's
+        // answer while it is awaited, and none is in memory when the side
+        // write halts writeBack (its answer would be gone by the next cycle).
+        val loadInMemory = memory.arbitration.isValid && memory.input(dbus.MEMORY_ENABLE) &&
+                           !memory.input(dbus.MEMORY_STORE)
+        assert(!(pending && loadInMemory), "FastIrqPlugin: a load in memory while a left load's answer is awaited", ERROR)
+        assert(!(arrived && loadInMemory), "FastIrqPlugin: a load in memory in the left load's write cycle", ERROR)
       }
 
       // ------------------------------------------------ the copy (drain)
