@@ -29,6 +29,7 @@ trait RegFileBanks {
   def bank: UInt
   def inject: Flow[Bits]
   def isBanked(reg: Int): Boolean
+  def isBanked(reg: UInt): Bool                  // the same, in hardware
   def drainRead(bank: UInt, reg: UInt): Bits
   def sideWrite: Flow[RegWrite]
 }
@@ -70,6 +71,8 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
   override def readStage(): Stage = pipeline.decode
   override def bankCount: Int = banks
   override def isBanked(reg: Int): Boolean = banks > 1 && reg != 0 && banked(reg)
+  override def isBanked(reg: UInt): Bool =
+    B((0 until (1 << reg.getWidth)).filter(isBanked).map(k => BigInt(1) << k).sum, (1 << reg.getWidth) bits)(reg)
   var bank: UInt = null
   var inject: Flow[Bits] = null
   var sideWrite: Flow[RegWrite] = null
@@ -93,8 +96,7 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
     val r = reg(regBits - 1 downto 0).asUInt
     if (banks == 1) r
     else {
-      val mask = B((0 until (1 << regBits)).filter(isBanked).map(k => BigInt(1) << k).sum, (1 << regBits) bits)
-      (bank & mask(r).asUInt) @@ r
+      (bank & isBanked(r).asUInt) @@ r
     }
   }
 

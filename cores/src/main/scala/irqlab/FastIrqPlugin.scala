@@ -205,10 +205,10 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
       // share `rsp`). A load to a shared register (sp, gp, tp, s0-s11,
       // which the handler reads and writes) is waited for, as before.
       val leave = new Area {
-        val load = memory.arbitration.isValid && memory.input(dbus.MEMORY_ENABLE) && !memory.input(dbus.MEMORY_STORE)
+        val load = memory.arbitration.isValid && memory.input(dbus.MEMORY_ENABLE) && !memory.input(dbus.MEMORY_STORE)   // memory holds a load
         val waits = load && !dbus.dBus.rsp.ready
         val rd = memory.input(INSTRUCTION)(Riscv.rdRange).asUInt
-        val rdBanked = B((0 until 32).map(r => BigInt(if (banks.isBanked(r)) 1 else 0) << r).sum, 32 bits)(rd)
+        val rdBanked = banks.isBanked(rd)
         val writes = memory.input(REGFILE_WRITE_VALID)
         entryWaits := en && waits && writes && !rdBanked
         val now = entry && waits
@@ -260,10 +260,8 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
         // What the answer's capture relies on: no other load meets the bus's
         // answer while it is awaited, and none is in memory when the side
         // write halts writeBack (its answer would be gone by the next cycle).
-        val loadInMemory = memory.arbitration.isValid && memory.input(dbus.MEMORY_ENABLE) &&
-                           !memory.input(dbus.MEMORY_STORE)
-        assert(!(pending && loadInMemory), "FastIrqPlugin: a load in memory while a left load's answer is awaited", ERROR)
-        assert(!(arrived && loadInMemory), "FastIrqPlugin: a load in memory in the left load's write cycle", ERROR)
+        assert(!(pending && load), "FastIrqPlugin: a load in memory while a left load's answer is awaited", ERROR)
+        assert(!(arrived && load), "FastIrqPlugin: a load in memory in the left load's write cycle", ERROR)
       }
 
       // ------------------------------------------------ the copy (drain)
