@@ -4,6 +4,8 @@
 #   make test    the test suite (what CI runs)
 #   make bench-all  the measurement matrix too: seed 004's test cases T4-T7 on every row
 #   make bitstream BOARD=ulx3s|arty CORE=vexriscv    a board build (bitstreams/)
+#   make record  record every result into docs/results/ (hours of simulation), then make readme
+#   make readme  rewrite README.md's generated blocks from docs/results/ (python -m irqlab.readme)
 VENV := .venv
 IRQLAB := $(VENV)/bin/irqlab
 PYTEST_ARGS ?=
@@ -19,7 +21,7 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BOARD ?= ulx3s
 CORE ?= vexriscv
 
-.PHONY: all setup bench bench-all test test-boards bitstream load clean distclean
+.PHONY: all setup bench bench-all test test-boards bitstream load readme record clean distclean
 
 all: bench
 
@@ -44,6 +46,19 @@ bitstream: setup
 
 load: setup
 	$(IRQLAB) load --board $(BOARD) --core $(CORE)
+
+readme: setup
+	$(VENV)/bin/python -m irqlab.readme
+
+# The recorded results (docs/results/): `make bench` and `make test` never
+# write there; this target is the one way the recorded figures change.
+record: setup
+	$(IRQLAB) bench --suite all --out docs/results
+	$(IRQLAB) bench --suite matrix --interrupts 2000 --out docs/results/matrix
+	$(IRQLAB) bench --suite digits --cores clic,clic-rv32e,fastirq,vexriscv --out docs/results
+	$(IRQLAB) demo pto --out docs/results
+	$(IRQLAB) demo modbus --cores clint,clic,clic-nv,clic-rv32e,fastirq,fastirq-nv,fastirq-rv32e --frames 12 --out docs/results
+	$(MAKE) readme
 
 clean:
 	rm -rf build results
