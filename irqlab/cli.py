@@ -70,7 +70,7 @@ def _on_board(args):
     cores = _cores(args.cores) or []
     if len(cores) != 1:
         raise BenchError("on a board, name the core of the loaded bitstream: --cores NAME")
-    from irqlab import boardrun
+    from irqlab.drivers import board as boardrun
     from irqlab.rows import row
     row(cores[0])                                      # an unknown row, a missing board build: one line
     boardrun.target(args.board, cores[0])
@@ -79,13 +79,13 @@ def _on_board(args):
 
 
 def cmd_demo_pto(args):
-    """`irqlab demo pto` (irqlab/demos/pto.py), on a board irqlab/demos/pto_board.py."""
+    """`irqlab demo pto` (irqlab/demos/pto/sim.py), on a board irqlab/demos/pto/board.py."""
     from irqlab import paths
-    from irqlab.demos import pto
+    from irqlab.demos.pto import sim as pto
     from irqlab.progress import Progress
     board = _on_board(args)
     if board:
-        from irqlab.demos import pto_board
+        from irqlab.demos.pto import board as pto_board
         results = pto_board.demo(*board[:2], args.port, board[2], Progress(), args.baud)
         pto.print_results(results, board[2])
         return
@@ -94,15 +94,16 @@ def cmd_demo_pto(args):
 
 
 def _fw_option_arg(p, prefix=""):
-    from irqlab.fwoptions import OPTIONS
+    from irqlab.builders.fwoptions import OPTIONS
     p.add_argument("--fw-option", action="append", metavar="NAME",
                    help=prefix + "a firmware build option (repeatable): " +
                    "; ".join(f"{o.name}: {o.help}" for o in OPTIONS.values()))
 
 
 def _bench_ctxsw(args):
-    """The context-switch suite (irqlab/ctxswbench.py), simulation only."""
-    from irqlab import ctxswbench, paths
+    """The context-switch suite (irqlab/suites/ctxsw.py), simulation only."""
+    from irqlab import paths
+    from irqlab.suites import ctxsw as ctxswbench
     from irqlab.errors import BenchError
     from irqlab.progress import Progress
     _simulation_only(args, "the context-switch suite")
@@ -129,8 +130,9 @@ def paper_scale(clock_hz):
 
 
 def _bench_digits(args):
-    """The background workload alone (irqlab/digitsbench.py), simulation only."""
-    from irqlab import digitsbench, paths
+    """The background workload alone (irqlab/suites/digits.py), simulation only."""
+    from irqlab import paths
+    from irqlab.suites import digits as digitsbench
     from irqlab.errors import BenchError
     from irqlab.progress import Progress
     _simulation_only(args, "the digits workload")
@@ -144,7 +146,7 @@ def _bench_digits(args):
 
 
 def _bench_latency(args):
-    from irqlab.bench import bench
+    from irqlab.suites.latency import bench
     from irqlab.host import report
     from irqlab.progress import Progress
     config = {}
@@ -164,7 +166,7 @@ def _bench_latency(args):
     if args.paper_scale:
         config.update(paper_scale(board.default_clock_hz))
     if args.port:
-        from irqlab.hwbench import bench_board
+        from irqlab.suites.latency_board import bench_board
         from irqlab.errors import BenchError
         cores = _cores(args.cores) or []
         if len(cores) != 1:
@@ -205,12 +207,12 @@ def _print_throughput(results):
 
 
 def cmd_build(args):
-    from irqlab import sim
+    from irqlab.drivers import sim
     from irqlab.progress import Progress
     p = Progress()
     from irqlab.boards import registry
     if registry.board(args.board).is_fpga:
-        from irqlab import boardbuild
+        from irqlab.flows import build as boardbuild
         r = boardbuild.build(args.board, args.core, p, device=args.device, variant=args.variant,
                              toolchain=args.toolchain,
                              sys_clk_freq=args.sys_clk_mhz * 1e6 if args.sys_clk_mhz else None)
@@ -222,12 +224,12 @@ def cmd_build(args):
 
 
 def cmd_load(args):
-    from irqlab import boardbuild
+    from irqlab.flows import build as boardbuild
     boardbuild.load(args.board, args.core, args.bitstream, args.flash)
 
 
 def cmd_run(args):
-    from irqlab import sim
+    from irqlab.drivers import sim
     from irqlab.boards import registry
     from irqlab.errors import BenchError
     from irqlab.progress import Progress
@@ -240,10 +242,12 @@ def cmd_run(args):
         raise BenchError("--elf runs a program of its own: leave out --app, --probe and --fw-option")
     options = ()
     if args.fw_option:
-        from irqlab import firmware, fwoptions
+        from irqlab.builders import firmware
+        from irqlab.builders import fwoptions
         options = fwoptions.parse(args.fw_option, firmware.app_kernel(args.app or "bench"))
     if args.elf:   # the program's own faults first, before any model is built
-        from irqlab import elfimage, userprog
+        from irqlab.drivers import elfimage
+        from irqlab.drivers import userprog
         from irqlab.rows import row
         elf = elfimage.read(args.elf)
         userprog.check_request(elf, row(args.core), args.dump_symbols, args.dump_range, args.dump_file)
@@ -273,7 +277,9 @@ def cmd_run(args):
 
 def cmd_memmap(args):
     """The addresses a program of its own needs on the row's SoC (docs/USER_PROGRAMS.md)."""
-    from irqlab import memmap, sim, userprog
+    from irqlab.drivers import memmap
+    from irqlab.drivers import sim
+    from irqlab.drivers import userprog
     from irqlab.progress import Progress
     p = Progress()
     m = sim.ensure_model(args.core, p)
@@ -358,7 +364,7 @@ def cmd_timeline(args):
         raise ExportError(f"output '{args.output}' is a folder")
     symbols = None
     if args.elf:
-        from irqlab import elfimage
+        from irqlab.drivers import elfimage
         symbols = rtos.Symbols(elfimage.read(args.elf).symbols)
     records, stats = read_trace(args.trace, allow_problems=args.allow_gaps)
     tl = rtos.timeline(records)
@@ -396,8 +402,9 @@ def cmd_timeline(args):
 
 
 def cmd_demo_modbus(args):
-    """The Modbus-RTU demo (irqlab/modbusdemo.py) in simulation."""
-    from irqlab import modbusdemo, paths
+    """The Modbus-RTU demo (irqlab/demos/modbus/sim.py) in simulation."""
+    from irqlab import paths
+    from irqlab.demos.modbus import sim as modbusdemo
     from irqlab.progress import Progress
     from irqlab.rows import ROWS, row as row_info
     DemoError = modbusdemo.DemoError
@@ -431,8 +438,9 @@ def cmd_demo_modbus(args):
 
 
 def _demo_modbus_board(args, board):
-    """The Modbus demo on a board (irqlab/modbus_board.py): one baud rate a load."""
-    from irqlab import boardrun, modbus_board
+    """The Modbus demo on a board (irqlab/demos/modbus/board.py): one baud rate a load."""
+    from irqlab.drivers import board as boardrun
+    from irqlab.demos.modbus import board as modbus_board
     from irqlab.progress import Progress
     from irqlab.rows import row as row_info
     DemoError = modbus_board.DemoError
@@ -456,7 +464,7 @@ def _demo_modbus_board(args, board):
     results = modbus_board.demo(name, core, args.port, args.modbus_port, bauds[0], args.frames, out, progress,
                                 with_robustness=not args.no_robustness, baudrate=args.baud)
     progress.done()
-    from irqlab import modbusdemo
+    from irqlab.demos.modbus import sim as modbusdemo
     print(modbusdemo.summary(results))
     print(f"results: {os.path.join(out, 'modbus.json')}, plot: {os.path.join(out, 'modbus.png')}")
     return 1 if any(not r["ok"] for r in results["robustness"].values()) else 0

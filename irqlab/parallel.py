@@ -69,7 +69,7 @@ def run_suite(results, run_row, rows, jobs=1):
 def throughput(speeds, wall, jobs):
     """Simulated cycles per wall-second of a whole suite (all its rows,
     however many ran at once): the figure a user waits on. `speeds`: the
-    rows' sim_speed entries (irqlab/sim.py), `wall`: the suite's seconds."""
+    rows' sim_speed entries (irqlab/drivers/sim.py), `wall`: the suite's seconds."""
     cycles = sum(s["cycles"] for s in speeds if s)
     cpu = sum(s["cpu_seconds"] for s in speeds if s)
     return {"jobs": min(jobs, len(speeds)) or 1, "rows": len(speeds), "cycles": cycles,

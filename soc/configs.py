@@ -13,7 +13,7 @@ their firmware is built. The words, kept apart everywhere:
                  LiteX's `cpu_variant` when the CPU type is irqlab)
 
 Features are what firmware and tests branch on (never on names); they reach C
-as constants of the generated headers (irqlab/firmware.py).
+as constants of the generated headers (irqlab/builders/firmware.py).
 """
 
 from dataclasses import dataclass
@@ -62,7 +62,7 @@ class SocConfig:
     # own: off where the core has no free line (CV32E40P's 16 are taken).
     modbus_uart: bool = True
     # The pulse-train output (soc/pto.py): a timer toggling a pin in hardware
-    # with an interrupt per edge, for the PTO demo (irqlab/demos/pto.py).
+    # with an interrupt per edge, for the PTO demo (irqlab/demos/pto/sim.py).
     pto: bool = True
     # Sizes in bytes: ROM (the firmware built into the SoC), SRAM (data,
     # stack), main RAM (firmware loaded over the serial link).

@@ -1,4 +1,4 @@
-"""LiteX CPU wrapper for irqlab's own cores (cores/, built by irqlab.corebuild).
+"""LiteX CPU wrapper for irqlab's own cores (cores/, built by irqlab.builders.core).
 
 The wrapper builds nothing: the SoC hands it the core's Verilog with
 `attach(verilog, clic_sources)` (the board target or the simulation driver
@@ -21,7 +21,7 @@ from litex.soc.interconnect import wishbone
 from litex.soc.cores import cpu as litex_cpu
 from litex.soc.cores.cpu import CPU, CPU_GCC_TRIPLE_RISCV32
 
-from irqlab.corebuild import top_name
+from irqlab.builders.core import top_name
 from irqlab.soc.configs import OWN_CPU_TYPE as CPU_TYPE
 from irqlab.soc.tracer import RetirePort
 from irqlab.soc.tcm import TightlyCoupled
@@ -41,7 +41,7 @@ MEM_MAP = {
 
 class _AnyVariant:
     """LiteX checks `variant in cpu.variants`; the variants are cores/'s
-    (Variants.scala), checked by irqlab.corebuild when the Verilog is built."""
+    (Variants.scala), checked by irqlab.builders.core when the Verilog is built."""
     def __contains__(self, variant):
         return True
 
@@ -68,7 +68,7 @@ class IrqlabCore(CPU):
     def mem_map(self):
         return dict(MEM_MAP)
 
-    # Only for LiteX's software headers; irqlab's firmware build (irqlab/firmware.py)
+    # Only for LiteX's software headers; irqlab's firmware build (irqlab/builders/firmware.py)
     # takes -march/-mabi from the row.
     gcc_flags = "-march=rv32i2p0_m -mabi=ilp32"
 
@@ -103,7 +103,7 @@ class IrqlabCore(CPU):
         self.tcm        = None
 
     def attach(self, verilog, clic_sources=0, tcm_regions=(), tcm_inits=None, save_tcms=()):
-        """The core's Verilog (irqlab.corebuild.build_core) and, for a core
+        """The core's Verilog (irqlab.builders.core.build_core) and, for a core
         with the CLIC interface, the number of CLIC sources. `tcm_regions`
         (soc/tcm.py TcmRegion): the core has native buses (NativeBusPlugin),
         and these TCMs sit beside it; `ibus`/`dbus` then carry only the

@@ -2,7 +2,7 @@
 
 Board targets (boards/) give it a platform, a clock and the SoC configuration
 (soc/configs.py); the own core's Verilog is built beforehand
-(irqlab.corebuild) and handed in. In simulation the console and the trace
+(irqlab.builders.core) and handed in. In simulation the console and the trace
 have a stream each (the harness serves both); on a board (`serial_pads`) they
 share the one serial link: console bytes travel inside the trace as CONSOLE
 records, and the link's receive side feeds the console.
@@ -84,7 +84,7 @@ class IrqlabSoC(SoCCore):
             **kwargs)
         if cfg.own_core:
             if core_verilog is None:
-                raise BuildError(f"SoC '{soc}': the own core's Verilog must be built first (irqlab.corebuild)")
+                raise BuildError(f"SoC '{soc}': the own core's Verilog must be built first (irqlab.builders.core)")
             # A board's firmware image (rom_init) goes into the ITCM where there is no ROM.
             self.cpu.attach(core_verilog, cfg.clic_sources, self.tcm_regions,
                             {cfg.code_memory: rom_init} if cfg.tcm and rom_init is not None else None,

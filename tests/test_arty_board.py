@@ -4,7 +4,8 @@ with stand-in tools are in tests/test_xilinx_flow.py."""
 
 import os
 
-from irqlab import boardbuild, paths
+from irqlab import paths
+from irqlab.flows import build as boardbuild
 from irqlab.progress import Progress
 from test_boards import FPGA_CORE
 

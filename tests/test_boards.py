@@ -11,7 +11,8 @@ import subprocess
 
 import pytest
 
-from irqlab import boardbuild, paths
+from irqlab import paths
+from irqlab.flows import build as boardbuild
 from irqlab.progress import Progress
 
 FPGA_CORE = "clic"      # the newest core; the other reports in bitstreams/ come from `make bitstream CORE=...`

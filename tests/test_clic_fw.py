@@ -27,7 +27,8 @@ from collections import OrderedDict
 
 import pytest
 
-from irqlab import paths, sim
+from irqlab import paths
+from irqlab.drivers import sim
 from irqlab.rows import ROWS as ALL_ROWS, rows_with
 
 # The rows the expectations name (expect[<row>]): one per firmware build.

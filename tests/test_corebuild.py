@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from irqlab import corebuild
+from irqlab.builders import core as corebuild
 from irqlab.errors import UnknownName
 from irqlab.soc.configs import SOCS
 

@@ -1,4 +1,4 @@
-"""The context-switch suite (fw/ctxsw/, trace/ctxsw.py, irqlab/ctxswbench.py)
+"""The context-switch suite (fw/ctxsw/, trace/ctxsw.py, irqlab/suites/ctxsw.py)
 and the FreeRTOS trace hooks (fw/freertos/irqlab_trace.h).
 
 Per row, a short run of the suite (SAMPLES per case): every routine passes
@@ -20,7 +20,9 @@ import os
 
 import pytest
 
-from irqlab import ctxswbench, paths, sim
+from irqlab import paths
+from irqlab.suites import ctxsw as ctxswbench
+from irqlab.drivers import sim
 from irqlab.host import ctxsw, describe, protocol
 from irqlab.host.decode import read_trace
 from irqlab.rows import ROWS as ALL_ROWS

@@ -1,5 +1,5 @@
 """The background workload (issue #13 item 6): the digits network that
-irqlab/digits.py trains and quantizes, and fw/common/digits/digits.c, its
+irqlab/builders/digits_net.py trains and quantizes, and fw/common/digits/digits.c, its
 integer inference in C. The Python integer reference must be accurate and
 close to the float model; the C module must give exactly its classes on
 every held-out image, built for the host and for RV32IM and RV32I (run
@@ -24,7 +24,9 @@ import sys
 import numpy as np
 import pytest
 
-from irqlab import digits, digitsbench, paths
+from irqlab import paths
+from irqlab.builders import digits_net as digits
+from irqlab.suites import digits as digitsbench
 from irqlab.host import workload
 from irqlab.host.decode import decode_bytes, read_trace
 from irqlab.host.protocol import APP_PROTOCOLS
@@ -108,7 +110,7 @@ def test_training_without_scikit_learn_is_a_one_line_error(tmp_path):
                "        if name.split('.')[0] == 'sklearn':\n"
                "            raise ImportError('blocked for the test: ' + name)\n"
                "sys.meta_path.insert(0, _Block())\n"
-               "from irqlab.digits import main\n"
+               "from irqlab.builders.digits_net import main\n"
                "sys.exit(main())\n")
     r = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True, timeout=60,
                        env={**os.environ, "IRQLAB_BUILD": str(tmp_path)})
@@ -118,7 +120,7 @@ def test_training_without_scikit_learn_is_a_one_line_error(tmp_path):
 
 
 def test_apps_take_the_module_by_app_uses():
-    from irqlab import firmware
+    from irqlab.builders import firmware
     assert firmware.app_uses("digits") == ["digits"] and firmware.app_uses("digits-rtos") == ["digits"]
     assert firmware.app_uses("bench") == []
     assert set(firmware.MODULE_HEADERS) <= {d for d in os.listdir(os.path.join(paths.FW, "common"))}

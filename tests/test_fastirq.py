@@ -31,7 +31,8 @@ import shutil
 
 import pytest
 
-from irqlab import sim, userprog
+from irqlab.drivers import sim
+from irqlab.drivers import userprog
 from irqlab.rows import one_row_per_soc, row as row_info, rows_with
 from test_irq_entry import CLIC_SOURCE, EXCEPTION, GCC, SOURCE, START, _run_program, table
 

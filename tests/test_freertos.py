@@ -6,7 +6,8 @@ must be printed, in order, and the run must exit 0."""
 
 import pytest
 
-from irqlab import fwoptions, sim
+from irqlab.builders import fwoptions
+from irqlab.drivers import sim
 from irqlab.host import describe, record as rec
 from irqlab.rows import ROWS
 
@@ -78,7 +79,7 @@ def check_tick_saves_callee_only_to_switch(model, records):
 
 @pytest.mark.parametrize("row", ["clic", "fastirq-rv32e", "clint"])
 def test_freertos_with_optimized_task_selection(row, tmp_path):
-    """The build option opt-select (irqlab/fwoptions.py): the ready-priority
+    """The build option opt-select (irqlab/builders/fwoptions.py): the ready-priority
     bitmap (the CLIC port's byte table, FreeRTOS's own port's clz) passes
     the same checks."""
     model = sim.ensure_model(row)

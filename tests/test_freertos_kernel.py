@@ -1,4 +1,4 @@
-"""The FreeRTOS kernel for the RTOS firmware (irqlab/freertos.py): fetched
+"""The FreeRTOS kernel for the RTOS firmware (irqlab/builders/freertos.py): fetched
 from the crates registry once, cached, unmodified, the version the project
 builds against; a fetch that cannot work says so in one line and leaves no
 half-written cache."""
@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from irqlab import freertos, paths
+from irqlab import paths
+from irqlab.builders import freertos
 from irqlab.errors import BuildError
 
 

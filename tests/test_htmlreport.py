@@ -160,7 +160,7 @@ def test_bad_results_files(tmp_path):
 
 
 def test_bench_writes_the_html_report_beside_its_outputs(tmp_path):
-    from irqlab.bench import write_outputs
+    from irqlab.suites.latency import write_outputs
     r = results()
     r["cores"]["ours"]["trace_file"] = "trace-ours.bin"
     (tmp_path / "trace-ours.bin").write_bytes(handler_trace([40, 42]))

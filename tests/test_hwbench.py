@@ -6,9 +6,9 @@ exit line and reports the same figures as in simulation."""
 
 import pytest
 
-from irqlab import boardbuild
+from irqlab.flows import build as boardbuild
 from irqlab.errors import BenchError
-from irqlab.hwbench import bench_board
+from irqlab.suites.latency_board import bench_board
 from irqlab.host import protocol, record as rec
 from irqlab.host.benchmarks import BENCHMARKS
 from irqlab.host.protocol import CH_HANDLER_ENTRY, CH_TEST_BEGIN, CH_TEST_END

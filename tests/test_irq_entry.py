@@ -18,7 +18,10 @@ import subprocess
 
 import pytest
 
-from irqlab import elfimage, memmap, sim, userprog
+from irqlab.drivers import elfimage
+from irqlab.drivers import memmap
+from irqlab.drivers import sim
+from irqlab.drivers import userprog
 from irqlab.rows import one_row_per_soc, rows_with
 
 GCC = "riscv64-unknown-elf-gcc"

@@ -14,7 +14,8 @@ import sys
 
 import pytest
 
-from irqlab import corebuild, paths
+from irqlab import paths
+from irqlab.builders import core as corebuild
 from irqlab.soc.configs import SOCS
 
 sys.path.insert(0, os.path.join(paths.ROOT, "fw", "isa"))

@@ -18,7 +18,8 @@ import os
 
 import pytest
 
-from irqlab import bench, paths
+from irqlab import paths
+from irqlab.suites import latency as bench
 from irqlab.host import analysis, protocol, record as rec
 from irqlab.host.benchmarks import BENCHMARKS, STRESSORS, suite_mask
 from irqlab.host.decode import read_trace

@@ -4,7 +4,7 @@ written (the run itself needs a board and a second serial adapter)."""
 
 import pytest
 
-from irqlab import boardbuild
+from irqlab.flows import build as boardbuild
 
 from clitool import assert_one_line_error, irqlab
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from irqlab import modbusdemo
+from irqlab.demos.modbus import sim as modbusdemo
 from irqlab.host import modbus as regs
 
 ROW = "clic"

@@ -100,7 +100,7 @@ def test_progress_from_threads_keeps_whole_step_lines_and_one_live_detail_each()
 
 
 def test_ports_for_rows_side_by_side_are_never_the_same():
-    from irqlab import sim
+    from irqlab.drivers import sim
     got = []
     ts = [threading.Thread(target=lambda: got.extend(sim.free_port() for _ in range(50))) for _ in range(4)]
     for t in ts:

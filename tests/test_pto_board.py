@@ -1,4 +1,4 @@
-"""The PTO demo on a board (irqlab/demos/pto_board.py) against a stand-in
+"""The PTO demo on a board (irqlab/demos/pto/board.py) against a stand-in
 board on a socket that plays the boot code and fw/pto's from_host mode: the
 load frame checked, each train's command answered with the trace the trace
 unit would send over a 3 Mbaud link (its FIFO of TRACE_FIFO_RECORDS
@@ -11,8 +11,10 @@ import struct
 
 import pytest
 
-from irqlab import boardbuild, fwimage
-from irqlab.demos import pto as sim_demo, pto_board
+from irqlab.flows import build as boardbuild
+from irqlab.builders import fwimage
+from irqlab.demos.pto import sim as sim_demo
+from irqlab.demos.pto import board as pto_board
 from irqlab.host import pto, record as rec
 from irqlab.host.decode import decode_bytes
 from irqlab.rows import row
@@ -185,7 +187,7 @@ def test_bad_port_is_one_line(headers, tmp_path):
 def test_from_host_mode_in_simulation(tmp_path):
     """fw/pto's from_host mode on the simulated SoC, the commands fed to its
     console: a traced train, an untraced one, the end."""
-    from irqlab import sim
+    from irqlab.drivers import sim
     model = sim.ensure_model("clic")
     image = sim.load_image(model, sim.build_firmware(model, "pto"), from_host=1)
     a, b = pto.Spec(50, 600), pto.Spec(40, 800)

@@ -1,4 +1,4 @@
-"""The PTO demo (fw/pto/, trace/pto.py, irqlab/demos/pto.py): the host's
+"""The PTO demo (fw/pto/, trace/pto.py, irqlab/demos/pto/sim.py): the host's
 model of the motion profile, its figures on synthetic traces, and short
 trains in simulation on two rows (a CLIC row and the stock VexRiscv on
 FreeRTOS's own port): every interval of a ramp exactly as programmed, a
@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from irqlab.demos import pto as demo
+from irqlab.demos.pto import sim as demo
 from irqlab.host import htmlreport, pto, results as resultsfile
 from irqlab.host import record as rec
 from irqlab.host.decode import decode_bytes

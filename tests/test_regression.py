@@ -24,7 +24,8 @@ import os
 
 import pytest
 
-from irqlab import bench, paths
+from irqlab import paths
+from irqlab.suites import latency as bench
 from irqlab.host import report
 from irqlab.progress import Progress
 from irqlab.rows import ROWS

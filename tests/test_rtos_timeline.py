@@ -307,7 +307,7 @@ def freertos_run(request, tmp_path_factory):
     """The application on `clic` (the CLIC port) and `clint` (FreeRTOS's own
     RISC-V port, whose portYIELD_FROM_ISR calls the kernel's traceISR_EXIT:
     the hooks' ISR_EXIT must still come once per ISR)."""
-    from irqlab import sim
+    from irqlab.drivers import sim
     model = sim.ensure_model(request.param)
     binary = sim.build_firmware(model, app="freertos")
     image = sim.load_image(model, binary)

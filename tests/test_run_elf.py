@@ -10,7 +10,9 @@ import subprocess
 
 import pytest
 
-from irqlab import elfimage, sim, userprog
+from irqlab.drivers import elfimage
+from irqlab.drivers import sim
+from irqlab.drivers import userprog
 from irqlab.host import record as rec
 from irqlab.host.decode import read_trace
 

@@ -7,9 +7,9 @@ runs from main RAM meanwhile)."""
 
 import pytest
 
-from irqlab import sim
-from irqlab import fwimage
-from irqlab.boardrun import load_target
+from irqlab.drivers import sim
+from irqlab.builders import fwimage
+from irqlab.drivers.board import load_target
 from irqlab.host import analysis, protocol
 from irqlab.host.benchmarks import BENCHMARKS
 from irqlab.host.decode import read_trace

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from irqlab import sim
+from irqlab.drivers import sim
 from irqlab.host import analysis
 from irqlab.host import record as rec
 from irqlab.host.benchmarks import BENCHMARKS

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from irqlab import sim
+from irqlab.drivers import sim
 
 SHORT = dict(lat_count=200, tp_phases=1, tp_high=4000, tp_low=1000)
 LINE = ("irqlab-sim: 11364653 cycles in 32.8 s (0.35 Mcycles/s; 11.1 s of CPU, 1.03 Mcycles/CPU-s), "

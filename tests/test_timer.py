@@ -5,7 +5,7 @@ output; one row per SoC runs it."""
 
 import pytest
 
-from irqlab import sim
+from irqlab.drivers import sim
 from irqlab.rows import one_row_per_soc
 
 from fwexpect import expected_lines

@@ -99,7 +99,8 @@ import subprocess
 
 import pytest
 
-from irqlab import paths, sim
+from irqlab import paths
+from irqlab.drivers import sim
 from irqlab.host import analysis, clicmodel
 from irqlab.host import record as rec
 from irqlab.host.protocol import APP_PROTOCOLS, CONFIGS

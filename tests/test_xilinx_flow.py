@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from irqlab import boardreport, paths
+from irqlab import paths
+from irqlab.flows import report as boardreport
 from irqlab.boards import registry
 from irqlab.errors import BoardBuildError
 from irqlab.flows import BuildJob, litexgen, own_tools_dir, xc7estimate, xilinx

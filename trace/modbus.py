@@ -1,6 +1,6 @@
 """The Modbus-RTU demo's register map (fw/modbus/), once: the firmware gets
 it as constants in its generated header (trace/protocol.py, APP_PROTOCOLS
-"modbus": MB_IN_*, MB_HOLD_*, MB_N_*), the host master (irqlab/modbusdemo.py)
+"modbus": MB_IN_*, MB_HOLD_*, MB_N_*), the host master (irqlab/demos/modbus/sim.py)
 reads it from here.
 
 Input registers (function 04) hold 32-bit values as two registers, the high
@@ -99,7 +99,7 @@ def adu(address, pdu):
     return body + bytes([c & 0xFF, c >> 8])
 
 
-# ---- the demo's results (irqlab/modbusdemo.py writes modbus.json) ----
+# ---- the demo's results (irqlab/demos/modbus/sim.py writes modbus.json) ----
 
 RESULTS_FILE = "modbus.json"
 PLOT_FILE = "modbus.png"

@@ -3,7 +3,7 @@ generator's modes, the on-chip statistics selectors, the run-time
 configuration block of each firmware application, and the channels and
 payload values an application adds (APP_PROTOCOLS). The host imports it; the
 firmware includes `irqlab_protocol.h` and the linker `irqlab_protocol.ld`,
-both generated from here by `c_header()` / `ld_script()` (irqlab/firmware.py
+both generated from here by `c_header()` / `ld_script()` (irqlab/builders/firmware.py
 writes them into every firmware build). The benchmarks themselves (test ids,
 report columns) are in trace/benchmarks.py; the record format in
 trace/record.py.
@@ -280,7 +280,7 @@ APP_PROTOCOLS = {p.app: p for p in [
             "DIFFERS": (1 << 24, "set: the class differs from the host's integer reference (a bug)"),
         }),
     }),
-    # The PTO demo (fw/pto/, irqlab/demos/pto.py); the pin itself is hardware
+    # The PTO demo (fw/pto/, irqlab/demos/pto/sim.py); the pin itself is hardware
     # line PTO_TRACE_LINE. Channels from 0x68: the Modbus demo has 0x60..0x62.
     AppProtocol("pto", channels={
         "TRAIN": (0x68, "a train starts (the timer is enabled next); payload: its pulses"),
@@ -349,7 +349,7 @@ def c_header(app, benchmarks=(), kernel=None, modules=()):
     out += ["", "/* Configuration-block flags. */"]
     out += [f"#define CONFIG_{name} {value}u   /* {doc} */" for name, (value, doc) in FLAGS.items()]
     out += ["", f"/* The configuration block of '{block.app}': the last {CONFIG_FROM_END} bytes of the code",
-            " * memory, patched by the host before a run (irqlab/fwimage.py). */",
+            " * memory, patched by the host before a run (irqlab/builders/fwimage.py). */",
             f"#define CONFIG_MAGIC 0x{block.magic:08x}u", "struct irqlab_config {"]
     out += [f"    uint32_t {f.name};   /* {f.doc} */" for f in block.all_fields]
     out += ["};", "#define IRQLAB_CONFIG_DEFAULTS { \\"]

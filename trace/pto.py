@@ -28,7 +28,7 @@ from irqlab.host import record as rec
 from irqlab.host.protocol import APP_PROTOCOLS
 
 PROTO = APP_PROTOCOLS["pto"]
-RESULTS_FILE = "pto.json"    # irqlab demo pto's results (irqlab/demos/pto.py)
+RESULTS_FILE = "pto.json"    # irqlab demo pto's results (irqlab/demos/pto/sim.py)
 ASSUMED_CLOCK_HZ = 50e6      # figures in kHz are at the ULX3S build's clock
 
 

@@ -1,4 +1,4 @@
-"""Benchmark results files (bench.json, as irqlab/bench.py writes them) read
+"""Benchmark results files (bench.json, as irqlab/suites/latency.py writes them) read
 back for `irqlab report` and `irqlab compare`: one Run per core per file,
 named uniquely when several files hold the same core."""
 

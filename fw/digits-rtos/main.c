@@ -5,7 +5,7 @@
  * pattern of the co-location demos' background task, without their
  * interrupts: the rate here is theirs at no load. Every inference is one
  * software event (CH_DIGITS), every tick one (CH_TICK, the kernel's trace
- * hooks); the host takes the rate from their stamps (irqlab/digitsbench.py),
+ * hooks); the host takes the rate from their stamps (irqlab/suites/digits.py),
  * nothing here reads a clock. The run fails if an inference differs from
  * the host's reference.
  *

@@ -1,7 +1,7 @@
 /* The background workload alone, on bare metal, no interrupts: digits_step()
  * `inferences` times (configuration block of app "digits"), then the counts.
  * Every inference is one software event (CH_DIGITS); the host takes the
- * rate from their timestamps (irqlab/digitsbench.py), nothing here reads a
+ * rate from their timestamps (irqlab/suites/digits.py), nothing here reads a
  * clock. The run fails if an inference differs from the host's reference.
  *
  * expect: digits: ok

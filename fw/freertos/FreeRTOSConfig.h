@@ -27,7 +27,7 @@
 
 #define configUSE_PREEMPTION                1
 #define configUSE_TIME_SLICING              1
-#ifndef configUSE_PORT_OPTIMISED_TASK_SELECTION     /* 1: the build option opt-select (irqlab/fwoptions.py) */
+#ifndef configUSE_PORT_OPTIMISED_TASK_SELECTION     /* 1: the build option opt-select (irqlab/builders/fwoptions.py) */
 #define configUSE_PORT_OPTIMISED_TASK_SELECTION 0
 #endif
 #define configMAX_PRIORITIES                6

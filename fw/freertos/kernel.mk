@@ -1,5 +1,5 @@
 # What an application on FreeRTOS builds besides its own sources: the kernel
-# (FreeRTOS-Kernel V11.2.0, unmodified, from the cache irqlab/freertos.py
+# (FreeRTOS-Kernel V11.2.0, unmodified, from the cache irqlab/builders/freertos.py
 # fills), a port chosen by the interrupt model (FreeRTOS's own RISC-V port
 # with the machine timer on mip.MTIP, or the project's CLIC port,
 # port-clic/), the glue (port_glue.c) and the trace hooks (irqlab_trace.h).

@@ -138,7 +138,8 @@ def main(argv=None):
     ap.add_argument("--wait-seed", type=int, default=0, help="random 0..WAIT wait states from this seed")
     args = ap.parse_args(argv)
     sys.path.insert(0, ROOT)
-    from irqlab import corebuild, paths
+    from irqlab import paths
+    from irqlab.builders import core as corebuild
     out = os.path.abspath(args.out or os.path.join(paths.BUILD, "isa"))
     verilog = corebuild.build_core(args.variant)
     exe = build_harness(verilog, out)

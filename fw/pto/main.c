@@ -5,7 +5,7 @@
  * a plain C handler on the row's interrupt HAL, computes the next interval
  * and writes it before the next edge is due. An unrelated background task
  * runs all along. The figures come from the trace of the pin (trace line
- * HW_PTO): the host measures every interval (irqlab/demos/pto.py). A late
+ * HW_PTO): the host measures every interval (irqlab/demos/pto/sim.py). A late
  * write is counted by the timer (`misses`); the firmware reports the count
  * (CH_MISSES) and the host also finds each late edge in the trace.
  *

@@ -13,7 +13,7 @@ struct pto_spec {
 };
 
 /* The handler's state, advanced one pulse at a time (profile.c). The host
- * recomputes the same sequence (irqlab/demos/pto.py `profile`). */
+ * recomputes the same sequence (irqlab/demos/pto/sim.py `profile`). */
 struct pto_profile {
     uint32_t q8;            /* the current pulse's half-period */
     uint32_t left;          /* pulses after the current one */

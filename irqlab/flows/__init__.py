@@ -8,7 +8,9 @@ figures of its report. One module per flow (the board descriptor names it):
     scriptrun.py runs a flow's build script with its log and progress
     logs.py      reads nextpnr, Vivado and yosys logs
 
-Reports and bitstream copies: irqlab/boardreport.py.
+Beside them, what every flow shares:
+    build.py     `irqlab build --board B` and `irqlab load`: firmware, the flow, the report
+    report.py    the build reports (bitstreams/<board>-<core>.json) and bitstream copies
 """
 
 import importlib
@@ -16,8 +18,6 @@ from dataclasses import dataclass
 from typing import Optional
 
 FLOWS = {"ecp5": "irqlab.flows.ecp5", "xilinx": "irqlab.flows.xilinx"}
-
-
 
 
 @dataclass

@@ -6,7 +6,7 @@ copied, when timing is not met at the requested clock."""
 import os
 import re
 
-from irqlab import boardreport
+from irqlab.flows import report as boardreport
 from irqlab.errors import BoardBuildError
 from irqlab.flows import litexgen, logs, own_tools_dir, scriptrun
 from irqlab.progress import LogSteps

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from irqlab import corebuild
+from irqlab.builders import core as corebuild
 from irqlab.errors import BoardBuildError
 from irqlab.rows import row
 
@@ -17,7 +17,7 @@ _SCRIPT = """
 import sys, json
 from importlib import import_module
 from litex.soc.integration.builder import Builder
-from irqlab.fwimage import load_image
+from irqlab.builders.fwimage import load_image
 from irqlab.soc.configs import soc_config
 a = json.loads(sys.argv[1])
 opts = a['options']

@@ -25,7 +25,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Optional
 
-from irqlab import boardreport, paths
+from irqlab import paths
+from irqlab.flows import report as boardreport
 from irqlab.errors import BoardBuildError
 from irqlab.flows import litexgen, logs, own_tools_dir, scriptrun, xc7estimate
 from irqlab.progress import LogSteps

@@ -1,5 +1,5 @@
 /* The digits network's integer inference (digits.h; the arithmetic is
- * irqlab/digits.py's docstring, this is its C twin). */
+ * irqlab/builders/digits_net.py's docstring, this is its C twin). */
 #include "digits.h"
 #include "digits_model.h"
 

@@ -1,7 +1,7 @@
 /* irqlab firmware runtime: console, exit, trace stimulus ports, generator,
  * the run-time configuration, and the interrupt HAL (irqlab_irq.h).
  *
- * Generated per build (irqlab/firmware.py): irqlab_features.h (the row's
+ * Generated per build (irqlab/builders/firmware.py): irqlab_features.h (the row's
  * features, irqlab/rows.py) and irqlab_protocol.h (channels, test ids,
  * generator modes, the configuration block: trace/protocol.py). Branch on
  * features, never on row or core names. */

@@ -79,7 +79,7 @@ static inline void vPortYield(void) {
 
 /* Interrupts above configKERNEL_INTERRUPT_LEVEL nest over kernel ISRs and
  * run inside critical sections (a feature the applications test). */
-/* Optimized task selection (build option opt-select, irqlab/fwoptions.py):
+/* Optimized task selection (build option opt-select, irqlab/builders/fwoptions.py):
  * the kernel keeps a bitmap of the priorities that have ready tasks and asks
  * for its highest set bit. The core has no count-leading-zeros instruction
  * (libgcc's __clzsi2 is a call and a table walk): a 256-byte table of the

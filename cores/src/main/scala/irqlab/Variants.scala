@@ -200,7 +200,7 @@ object Variants {
 
 /** `GenCore <variant> <output directory>`: writes `IrqlabCore_<variant>.v`.
   * `GenCore --list <file>`: writes the variant names, one a line: the one
-  * list of variants, which the Python side (irqlab/corebuild.py) asks. */
+  * list of variants, which the Python side (irqlab/builders/core.py) asks. */
 object GenCore {
   /** The Verilog module name: `-` is not allowed there, so it becomes `_`. */
   def topName(variant: String) = s"IrqlabCore_${variant.replace('-', '_')}"

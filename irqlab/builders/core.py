@@ -4,8 +4,8 @@ core is made from: the variant name, cores/pom.xml and cores/src/, and the
 installed pythondata-cpu-vexriscv version (whose Scala sources are compiled in
 place, never copied into the repository).
 
-    python -m irqlab.corebuild clint        # prints the path of the .v
-    python -m irqlab.corebuild --list       # the variants cores/ defines
+    python -m irqlab.builders.core clint        # prints the path of the .v
+    python -m irqlab.builders.core --list       # the variants cores/ defines
 
 The variants are defined once, in cores/src/main/scala/irqlab/Variants.scala;
 `variants()` asks the Maven build for them (cached like the Verilog).
@@ -200,7 +200,7 @@ def _maven(arg, product, root, final_dir, what, progress):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m irqlab.corebuild",
+    ap = argparse.ArgumentParser(prog="python -m irqlab.builders.core",
                                  description="Build irqlab's own cores into Verilog (cached).")
     ap.add_argument("variant", nargs="?", help="the variant to build")
     ap.add_argument("--list", action="store_true", help="print the variants cores/ defines")

@@ -14,7 +14,7 @@ vector, provided no segment of its own covers that place.
 import struct
 from dataclasses import dataclass, field
 
-from irqlab import memmap
+from irqlab.drivers import memmap
 from irqlab.errors import ImageError
 
 EM_RISCV = 243

@@ -1,5 +1,5 @@
 """`irqlab demo pto --board ulx3s|arty --port DEV`: the PTO demo on a board,
-the same sweep and bisection as in simulation (irqlab/demos/pto.py), at the
+the same sweep and bisection as in simulation (irqlab/demos/pto/sim.py), at the
 bitstream's clock.
 
 The boot code takes one load per reset, so one load runs every train: the
@@ -30,9 +30,9 @@ import queue
 import struct
 import threading
 
-from irqlab import boardrun
-from irqlab.bench import new_results
-from irqlab.demos import pto as sim_demo
+from irqlab.drivers import board as boardrun
+from irqlab.suites.latency import new_results
+from irqlab.demos.pto import sim as sim_demo
 from irqlab.errors import BenchError
 from irqlab.host import pto, record as rec
 from irqlab.host.decode import check as check_trace

@@ -6,14 +6,16 @@ Steps for one board and core:
      against them (the same fw/ as in simulation);
   2. hand over to the board's flow (irqlab/flows/: ecp5, xilinx), which
      generates the SoC again with the firmware in ROM, runs its tools and
-     writes bitstreams/<board>-<core>.json (irqlab/boardreport.py).
+     writes bitstreams/<board>-<core>.json (irqlab/flows/report.py).
 """
 
 import os
 import shutil
 import subprocess
 
-from irqlab import boardreport, firmware, paths
+from irqlab import paths
+from irqlab.flows import report as boardreport
+from irqlab.builders import firmware
 from irqlab.boards import registry
 from irqlab.errors import BoardBuildError
 from irqlab.flows import BuildJob, flow, litexgen, own_tools_dir

@@ -1,7 +1,7 @@
 """`irqlab run --elf FILE --core ROW`: a user's own RV32 program in the
 simulated SoC of a row (docs/USER_PROGRAMS.md).
 
-The ELF is placed into the SoC's memories (irqlab/elfimage.py), the model
+The ELF is placed into the SoC's memories (irqlab/drivers/elfimage.py), the model
 runs it from the reset vector, and a memory range (two symbols, or an address
 and a length) can be written to a file when the run ends. Everything the user
 asked for is checked before the simulation starts; the dump file is written
@@ -11,7 +11,8 @@ whole (a temporary file renamed) or not at all.
 import os
 from dataclasses import dataclass
 
-from irqlab import elfimage, memmap
+from irqlab.drivers import elfimage
+from irqlab.drivers import memmap
 from irqlab.errors import ImageError
 from irqlab.host.atomic import atomic_open
 
@@ -84,7 +85,7 @@ def check_request(elf, row, dump_symbols=None, dump_addr=None, dump_file=None):
 def run_elf(model, elf, trace_path, dump_symbols=None, dump_addr=None, dump_file=None,
             max_cycles=400_000_000, progress=None):
     """Run `elf` (elfimage.read) on the model; returns (RunResult, DumpRange or None)."""
-    from irqlab import sim
+    from irqlab.drivers import sim
     from irqlab.rows import row as row_info
     check_request(elf, row_info(model.row), dump_symbols, dump_addr, dump_file)
     mems = memmap.memories(model.facts)

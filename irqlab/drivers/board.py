@@ -13,7 +13,10 @@ firmware needs no new bitstream; the boot code takes one load per reset.
 import os
 from dataclasses import dataclass
 
-from irqlab import boardbuild, boardreport, firmware, fwimage
+from irqlab.flows import build as boardbuild
+from irqlab.flows import report as boardreport
+from irqlab.builders import firmware
+from irqlab.builders import fwimage
 from irqlab.boards import registry
 from irqlab.errors import BenchError, CaptureError
 from irqlab.host.capture import capture

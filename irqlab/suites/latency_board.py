@@ -1,7 +1,7 @@
 """`irqlab bench --board ulx3s|arty --port DEV`: the benchmark on a board.
 
 The same firmware as in simulation, loaded and run through the board path
-of irqlab/boardrun.py (built against the board build's headers, sent to the
+of irqlab/drivers/board.py (built against the board build's headers, sent to the
 bitstream's boot code, the trace with the console inside it back on the same
 link); the host tool decodes and analyses it exactly as it does the
 simulator's. The board's descriptor gives the link's baud rate and the
@@ -10,8 +10,9 @@ firmware settings for a UART link (`bench_defaults`).
 
 import os
 
-from irqlab import boardrun, paths
-from irqlab.bench import new_results, row_results, write_outputs
+from irqlab import paths
+from irqlab.drivers import board as boardrun
+from irqlab.suites.latency import new_results, row_results, write_outputs
 from irqlab.host.decode import check as check_trace
 
 load_target = boardrun.load_target

@@ -13,7 +13,7 @@ from irqlab.errors import BenchError
 class FwOption:
     name: str
     defines: tuple           # ("NAME=VALUE", ...), passed as -D to every source of the build
-    kernels: tuple           # the kernels whose applications take it (irqlab/firmware.py app_kernel)
+    kernels: tuple           # the kernels whose applications take it (irqlab/builders/firmware.py app_kernel)
     help: str
 
 

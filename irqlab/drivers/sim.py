@@ -15,7 +15,11 @@ import tempfile
 import threading
 from dataclasses import dataclass, field
 
-from irqlab import fwoptions, paths, fwimage, corebuild, firmware
+from irqlab import paths
+from irqlab.builders import fwoptions
+from irqlab.builders import fwimage
+from irqlab.builders import core as corebuild
+from irqlab.builders import firmware
 from irqlab.errors import BenchError, BuildError
 from irqlab.host import capture as cap, protocol
 from irqlab.host.atomic import exclusive
@@ -167,7 +171,7 @@ def build_firmware(model, app="bench", progress=None, layout=None, options=()):
     """Build fw/<app> for the model's row against its headers, linked for the
     SoC's code memory (the SoC's firmware_layout: ROM, or the TCMs); layout
     'ram' links it for main RAM (loaded over the serial link by the boot code).
-    `options`: firmware build options (irqlab/fwoptions.py), each build with
+    `options`: firmware build options (irqlab/builders/fwoptions.py), each build with
     options in a folder of its own."""
     layout = layout or row_info(model.row).soc_config.firmware_layout
     out = os.path.join(model.dir, "fw", f"{model.row}-{app}-{layout}{fwoptions.suffix(options)}")

@@ -14,8 +14,8 @@ digits.md (the table)."""
 import os
 import statistics
 
-from irqlab import sim
-from irqlab.bench import new_results, sim_clock_hz
+from irqlab.drivers import sim
+from irqlab.suites.latency import new_results, sim_clock_hz
 from irqlab.boards import registry
 from irqlab.errors import BenchError
 from irqlab.host import record as rec
@@ -75,7 +75,8 @@ def run_row(row, config, out_dir, progress=None):
 def bench(cores=None, out_dir=None, config=None, progress=None):
     """Both runs on every row named in `cores` (default: all); writes
     <out_dir>/digits.json and digits.md and returns the results."""
-    from irqlab import digits, paths
+    from irqlab import paths
+    from irqlab.builders import digits_net as digits
     cores = cores or list(ROWS)
     for c in cores:
         row_info(c)

@@ -5,8 +5,10 @@ the tables) and the table beside the seeds' figures."""
 
 import os
 
-from irqlab import fwoptions, parallel, sim
-from irqlab.bench import new_results, sim_clock_hz
+from irqlab import parallel
+from irqlab.builders import fwoptions
+from irqlab.drivers import sim
+from irqlab.suites.latency import new_results, sim_clock_hz
 from irqlab.host import ctxsw, protocol, report
 from irqlab.host.references import SWITCH_REFERENCES
 from irqlab.rows import ROWS, row as row_info
@@ -19,7 +21,7 @@ MAX_CYCLES = 200_000_000
 
 def run_row(row, config, out_dir, progress=None, options=()):
     """Build (if needed) and run the suite on one row (with the firmware
-    build options `options`, irqlab/fwoptions.py); its results entry."""
+    build options `options`, irqlab/builders/fwoptions.py); its results entry."""
     trace_path = os.path.join(out_dir, f"trace-ctxsw-{row}.bin")
     run, fw_config = sim.run_application(row, APP, config, trace_path, progress, what="the context-switch suite",
                                          done="ctxsw: ok", options=options, max_cycles=MAX_CYCLES)

@@ -1,7 +1,7 @@
 """`irqlab demo modbus --board ulx3s|arty --port DEV --modbus-port DEV2`:
 the Modbus-RTU demo on a board.
 
-fw/modbus is loaded through the board path (irqlab/boardrun.py); the trace
+fw/modbus is loaded through the board path (irqlab/drivers/board.py); the trace
 and the console come back over --port. The master, pymodbus, talks to the
 board's Modbus UART through a second serial device wired to its header pins
 (README "Modbus-RTU demo", Wiring), at the baud rate of the run. The boot
@@ -28,7 +28,8 @@ import threading
 import time
 from dataclasses import asdict
 
-from irqlab import boardrun, modbusdemo as md
+from irqlab.drivers import board as boardrun
+from irqlab.demos.modbus import sim as md
 from irqlab.host import modbus as regs
 from irqlab.host.atomic import atomic_open
 from irqlab.host.decode import check as check_trace

@@ -8,8 +8,9 @@ clock (trace/pto.py ASSUMED_CLOCK_HZ): the runs count cycles."""
 
 import os
 
-from irqlab import fwimage, sim
-from irqlab.bench import new_results
+from irqlab.builders import fwimage
+from irqlab.drivers import sim
+from irqlab.suites.latency import new_results
 from irqlab.errors import BenchError
 from irqlab.host import pto, report
 from irqlab.rows import ROWS, row as row_info
@@ -41,7 +42,7 @@ def pulses_for(interval, long=False):
 class Runner:
     """Runs trains on one row in simulation, one run a train: the model and
     the firmware built once. Every figure is the trace's, checked against
-    the timer's counts. (On a board: irqlab/demos/pto_board.py.)"""
+    the timer's counts. (On a board: irqlab/demos/pto/board.py.)"""
     clock_hz = pto.ASSUMED_CLOCK_HZ
     figures_from = {"max_khz": "trace and timer: long trains with no late edge in the trace and none "
                                "counted by the timer",
@@ -154,7 +155,7 @@ def demo(cores=None, out_dir=None, progress=None, sweep_khz=SWEEP_KHZ):
     """The demo on every row named in `cores` (default: every row with the
     PTO); writes pto.json, pto.md and report.html into out_dir."""
     from irqlab import paths
-    from irqlab.bench import sim_clock_hz
+    from irqlab.suites.latency import sim_clock_hz
     cores = cores or rows_with_pto()
     for c in cores:
         if not row_info(c).soc_config.pto:

@@ -11,7 +11,7 @@ unmodified, into `build/freertos/<version>/FreeRTOS-Kernel`, whole or not at
 all. After that no network is needed: every later call returns the cached
 folder.
 
-    python -m irqlab.freertos        # fetches if needed, prints the folder
+    python -m irqlab.builders.freertos        # fetches if needed, prints the folder
 
 Environment: IRQLAB_CARGO (the cargo command, default `cargo`), CARGO_HOME
 (cargo's own: where the registry cache lives).

@@ -8,14 +8,16 @@ Besides LiteX's headers the build gets three generated files (in <out>/gen):
   irqlab_protocol.ld   the configuration block's place, for the linker
 and, for each shared module the application takes (APP_USES in its app.mk)
 that has generated headers, those (MODULE_HEADERS):
-  digits_model.h       the digits workload's network and test images (irqlab/digits.py)
+  digits_model.h       the digits workload's network and test images (irqlab/builders/digits_net.py)
 """
 
 import os
 import re
 import subprocess
 
-from irqlab import freertos, fwoptions, paths
+from irqlab import paths
+from irqlab.builders import freertos
+from irqlab.builders import fwoptions
 from irqlab.errors import BuildError
 from irqlab.host import protocol
 from irqlab.host.atomic import exclusive
@@ -110,7 +112,7 @@ def build(row, app, include_dir, out_dir, layout=None, options=()):
     include_dir; returns the path of the .bin (the .elf and .lst beside it).
     `layout` (fw/common/layout_<layout>.ld): default the SoC's code memory
     (SocConfig.firmware_layout: ROM, or the TCMs); 'ram' for main RAM.
-    `options`: irqlab/fwoptions.py options (their defines on every source)."""
+    `options`: irqlab/builders/fwoptions.py options (their defines on every source)."""
     r = row_info(row) if isinstance(row, str) else row
     layout = layout or r.soc_config.firmware_layout
     if not os.path.isfile(os.path.join(paths.FW, app, "app.mk")):

@@ -4,7 +4,8 @@ every core, in one run, on one SoC, with one firmware and one trace path."""
 import datetime
 import os
 
-from irqlab import parallel, paths, sim
+from irqlab import parallel, paths
+from irqlab.drivers import sim
 from irqlab.boards import registry
 from irqlab.host import analysis, htmlreport, report, results as resultsfile
 from irqlab.rows import ROWS, row as row_info

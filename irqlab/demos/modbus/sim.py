@@ -184,7 +184,7 @@ def background_rate(records, clock_hz, window):
 def model_and_firmware(row, progress=None):
     """The row's simulation model and the demo's firmware for it, built if
     missing; a row whose SoC has no Modbus UART is an error."""
-    from irqlab import sim
+    from irqlab.drivers import sim
     model = sim.ensure_model(row, progress=progress)
     if not model.facts.get("modbus"):
         raise DemoError(f"row '{row}': its SoC has no Modbus UART (soc/configs.py modbus_uart)")
@@ -195,7 +195,7 @@ def simulate(row, baud, session, trace_path, progress=None, label=None):
     """One simulation of the demo on `row` at `baud`; `session(master)` is
     the master's part (run in a thread while the simulation runs). Returns
     (session's result, the run's records, the SoC's facts)."""
-    from irqlab import sim
+    from irqlab.drivers import sim
     model, fw = model_and_firmware(row, progress)
     image = sim.load_image(model, fw, baud=baud, address=ADDRESS, background=1)
     port = sim.free_port()

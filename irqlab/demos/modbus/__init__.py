@@ -1,0 +1,1 @@
+"""A Modbus-RTU slave on the SoC, driven by a host master."""

@@ -1,0 +1,1 @@
+"""Pulse-train output: the highest sustained frequency and the period jitter per row."""
