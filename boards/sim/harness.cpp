@@ -36,7 +36,7 @@
 // The run ends when the firmware writes its exit code (simctrl) and the trace
 // stream has drained, or at --max-cycles (exit 3). Exit status = firmware code.
 // Its last line on stderr gives the cycles run and the speed, per wall second
-// and per second of CPU time (irqlab/sim.py sim_speed reads it).
+// and per second of CPU time (irqlab/drivers/sim.py sim_speed reads it).
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
