@@ -529,7 +529,7 @@ def parser():
     _fw_option_arg(p, "ctxsw: ")
     p.set_defaults(fn=cmd_bench)
 
-    p = sub.add_parser("demo", help="the demos of the SoC in use (issue #13)")
+    p = sub.add_parser("demo", help="the demos: pulse-train output (pto) and a Modbus-RTU slave (modbus)")
     demos = p.add_subparsers(dest="demo", required=True)
     d = demos.add_parser("pto", help="pulse-train output: max sustained frequency and period jitter per row")
     d.add_argument("--cores", help="rows, comma-separated (default: every row whose SoC has the PTO)")

@@ -22,7 +22,7 @@ Cycle contracts (tested in tests/test_modbus_uart.py):
   - the silence event is pending `silence` cycles after that stamp;
   - a character written in cycle w drives its start bit on `tx` from cycle
     w + 2, each bit `divisor` cycles long, queued characters back to back;
-    `de` is high from the first start bit to the end of the last stop bit;
+    `de` is high from the first start bit to the end of the final stop bit;
   - after a stop bit of 0 (a framing error, or a break) the receiver waits
     for the line to go high before it takes a start bit.
 
@@ -154,7 +154,7 @@ class ModbusUART(Module, AutoCSR):
             ).Else(NextValue(cnt, cnt - 1)))
         fsm.act("BREAK",                                   # a stop bit of 0: wait for the line to rise
             If(rx, NextState("IDLE")))
-        # The silence: cycles since the last stop-bit sample, while no character comes.
+        # The silence: cycles since the latest stop-bit sample, while no character comes.
         self.sync += [
             self.ev.silence.trigger.eq(0),
             If(fsm.ongoing("STOP") & (cnt == 0),

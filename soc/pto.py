@@ -2,7 +2,7 @@
 in hardware and raises an interrupt; the handler writes the interval to the
 next edge, counted from the last edge (hardware-relative), so an edge is
 exact to the cycle whenever the handler writes in time, and a late write is
-counted, never silent (issue #13; the PTO application of seed 002 Sec. 5.4).
+counted, never silent (the PTO application of seed 002 Sec. 5.4).
 
     ctrl.enable ─┐        next (write: arm) ──► interval, armed
                  ▼                               │

@@ -27,7 +27,7 @@ def test_every_board_has_a_descriptor_named_as_registered():
 def test_defaults_and_soc_clock_overrides():
     u = registry.board("ulx3s")
     assert u.options("vexriscv") == {"sys_clk_freq": 50e6, "device": "LFE5U-85F", "toolchain": "trellis"}
-    # Every own-core SoC runs at the board's 50 MHz (`clic` too since issue #9).
+    # Every own-core SoC runs at the board's 50 MHz (`clic` included).
     for name, cfg in SOCS.items():
         if cfg.own_core:
             assert u.options(name)["sys_clk_freq"] == 50e6, name

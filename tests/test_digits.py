@@ -1,4 +1,4 @@
-"""The background workload (issue #13 item 6): the digits network that
+"""The background workload: the digits network that
 irqlab/builders/digits_net.py trains and quantizes, and fw/common/digits/digits.c, its
 integer inference in C. The Python integer reference must be accurate and
 close to the float model; the C module must give exactly its classes on

@@ -1,6 +1,6 @@
 """The Modbus-RTU slave (fw/common/modbus/) built for the host and driven with
-fake time: every function code, every exception, every malformed-frame case of
-issue #13 item 8, byte by byte against responses computed here by a small
+fake time: every function code, every exception, every malformed-frame case,
+byte by byte against responses computed here by a small
 reference encoder and register model of our own (and cross-checked against
 pymodbus's RTU framer where it has the message)."""
 import math

@@ -694,7 +694,7 @@ def test_latency_stats_clear():
     b.at(110, t.hw_lines, 1 << 3)       # armed ...
     clear = 115
     b.pulse(clear, s._clear.re)         # ... then cleared: disarmed
-    b.store(120, 9, 0)                  # so this stop is ignored
+    b.store(120, 9, 0)                  # so the stop here is ignored
     b.at(125, t.hw_lines, 0)
     for name in ("count", "sum", "min", "max", "hist_data"):
         b.probe(name, getattr(s, f"_{name}").status)

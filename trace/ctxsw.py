@@ -1,4 +1,4 @@
-"""The context-switch suite (fw/ctxsw/, issue #11 item 5): one entry per
+"""The context-switch suite (fw/ctxsw/): one entry per
 case, the samples taken from a trace, and their figures.
 
 A sample runs from a start to the first instruction of the task that runs

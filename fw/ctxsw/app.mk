@@ -1,4 +1,4 @@
-# The context-switch suite (issue #11 item 5): RTOSBench-style routines on
+# The context-switch suite: RTOSBench-style routines on
 # the same FreeRTOS build as fw/freertos (kernel, port, glue: kernel.mk).
 # Its FreeRTOSConfig.h (this folder, found first) sets the suite's options
 # and includes fw/freertos's.

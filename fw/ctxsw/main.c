@@ -1,4 +1,4 @@
-/* The context-switch suite (issue #11 item 5), in the style of RTOSBench:
+/* The context-switch suite, in the style of RTOSBench:
  * each routine makes the kernel switch tasks `samples` times in one way and
  * marks, around every switch, the triggering call (ctxsw_mark_a, just before
  * it) and the first thing the next task does (ctxsw_mark_b). The trace unit

@@ -1,4 +1,4 @@
-# The Modbus-RTU demo (issue #13): a Modbus-RTU slave on the SoC's Modbus UART
+# The Modbus-RTU demo: a Modbus-RTU slave on the SoC's Modbus UART
 # (soc/modbus_uart.py) with a receive interrupt per character, beside a
 # background task; the protocol code is fw/common/modbus/ (also built for the
 # host: tests/test_modbus_host.py, tests/test_modbus_fuzz.py).

@@ -1,4 +1,4 @@
-/* The Modbus-RTU demo (issue #13): a Modbus-RTU slave on the SoC's Modbus
+/* The Modbus-RTU demo: a Modbus-RTU slave on the SoC's Modbus
  * UART beside a background task, on FreeRTOS.
  *
  *   receive ISR   one interrupt per character (the UART's `rx` event, level):

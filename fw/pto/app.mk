@@ -1,4 +1,4 @@
-# The PTO demo (issue #13): a pulse train from the PTO timer (soc/pto.py),
+# The PTO demo: a pulse train from the PTO timer (soc/pto.py),
 # its next interval computed by a plain interrupt handler on the row's
 # interrupt HAL, under FreeRTOS with an unrelated background task. Its
 # FreeRTOSConfig.h (this folder, found first) includes fw/freertos's.

@@ -1,4 +1,4 @@
-/* The PTO demo (issue #13; seed 002 Sec. 5.4): a planner task prepares a
+/* The PTO demo (seed 002 Sec. 5.4): a planner task prepares a
  * pulse-train specification (a motion profile: initial half-period, per-pulse
  * change, pulse count) and starts the PTO timer (soc/pto.py); the timer
  * toggles the pin in hardware at each compare and interrupts; the handler,

@@ -1,4 +1,4 @@
-/* The background workload (issue #13 item 6): digit recognition on 8x8
+/* The background workload : digit recognition on 8x8
  * images with a small integer network, 64 -> 32 (ReLU) -> 10, int8 weights
  * and int32 accumulators. irqlab/builders/digits_net.py trains and quantizes it at build
  * time and writes the model and a fixed set of held-out images into the

@@ -1,4 +1,4 @@
-"""`irqlab demo modbus`: the Modbus-RTU demo (issue #13) in simulation.
+"""`irqlab demo modbus`: the Modbus-RTU demo in simulation.
 
 For each row and baud rate one simulation of fw/modbus/ (the slave, with
 the background task) with the harness's Modbus bridge on a TCP port; a
