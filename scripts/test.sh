@@ -15,6 +15,9 @@ cd "$(dirname "$0")/.."
 
 PY=.venv/bin/python
 JOBS=${TEST_JOBS:-2}
+
+source scripts/tree_guard.sh
+tree_before
 MARKS=${PYTEST_MARKS:-}
 read -r -a EXTRA <<< "${PYTEST_ARGS:-}"
 COMMON=(-q --durations=15 "${EXTRA[@]}")
@@ -32,7 +35,9 @@ if [ -n "$MARKS" ] || [ "$JOBS" -le 1 ]; then
     exec_marks=()
     [ -n "$MARKS" ] && exec_marks=(-m "$MARKS")
     pool "$JOBS" "${COMMON[@]}" "${exec_marks[@]}" tests
-    exit $?
+    rc=$?
+    tree_unchanged || { [ "$rc" -ne 0 ] || rc=1; }
+    exit $rc
 fi
 
 mkdir -p build
@@ -56,7 +61,9 @@ wait "$FPGA_PID"
 fpga=$?
 echo "---- FPGA tests ($LOG) ----"
 cat "$LOG"
-if [ "$rest" -ne 0 ] || [ "$fpga" -ne 0 ]; then
-    echo "make test: FAILED (other tests: exit $rest, FPGA tests: exit $fpga)" >&2
+tree=0
+tree_unchanged || tree=1
+if [ "$rest" -ne 0 ] || [ "$fpga" -ne 0 ] || [ "$tree" -ne 0 ]; then
+    echo "make test: FAILED (other tests: exit $rest, FPGA tests: exit $fpga, tree changed: $tree)" >&2
     exit 1
 fi
