@@ -119,16 +119,6 @@ def _bench_ctxsw(args):
     _print_throughput(results)
 
 
-def paper_scale(clock_hz):
-    """Seed 004's phase sizes (Sec. 3.2) in cycles at `clock_hz`: latency
-    phases of a 1 ms trigger and a 4 ms pause, 2,400 per matrix case (which
-    runs lat_count / 4); throughput phases of 9.75 s held and 0.25 s paused,
-    12 of them (a 120 s trace)."""
-    ms = int(clock_hz // 1000)
-    return {"lat_count": 4 * 2400, "lat_period": 5 * ms - 1, "lat_jitter": 0xFFFF,
-            "tp_phases": 12, "tp_high": 9750 * ms, "tp_low": 250 * ms}
-
-
 def _bench_digits(args):
     """The background workload alone (irqlab/suites/digits.py), simulation only."""
     from irqlab import paths
@@ -164,6 +154,7 @@ def _bench_latency(args):
     from irqlab.boards import registry
     board = registry.board(args.board)
     if args.paper_scale:
+        from irqlab.suites.latency import paper_scale
         config.update(paper_scale(board.default_clock_hz))
     if args.port:
         from irqlab.suites.latency_board import bench_board

@@ -194,7 +194,7 @@ def test_figures_match_the_recorded_matrix(row, runs, recorded):
 
 
 def test_paper_scale_is_seed_004s_sizes_at_the_clock():
-    from irqlab.cli import paper_scale
+    from irqlab.suites.latency import paper_scale
     c = paper_scale(50e6)
     assert c["lat_count"] // 4 == 2400                       # latency phases per matrix case
     assert c["lat_period"] + 1 == 250_000                    # 1 ms + 4 ms at 50 MHz

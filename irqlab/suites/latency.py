@@ -11,6 +11,16 @@ from irqlab.host import analysis, htmlreport, report, results as resultsfile
 from irqlab.rows import ROWS, row as row_info
 
 
+def paper_scale(clock_hz):
+    """Seed 004's phase sizes (Sec. 3.2) in cycles at `clock_hz`: latency
+    phases of a 1 ms trigger and a 4 ms pause, 2,400 per matrix case (which
+    runs lat_count / 4); throughput phases of 9.75 s held and 0.25 s paused,
+    12 of them (a 120 s trace)."""
+    ms = int(clock_hz // 1000)
+    return {"lat_count": 4 * 2400, "lat_period": 5 * ms - 1, "lat_jitter": 0xFFFF,
+            "tp_phases": 12, "tp_high": 9750 * ms, "tp_low": 250 * ms}
+
+
 def run_row(row, config, out_dir, progress, probe_path=None):
     """Build (if needed) and run one row; returns its results entry."""
     trace_path = os.path.join(out_dir, f"trace-{row}.bin")
