@@ -440,7 +440,7 @@ def _demo_modbus_board(args, board):
         raise DemoError(f"row '{core}': its SoC has no Modbus UART (soc/configs.py modbus_uart)")
     if not args.modbus_port:
         raise DemoError("on a board the master needs --modbus-port DEV2: a serial device wired to the "
-                        "board's Modbus UART pins (README \"Modbus-RTU demo\", Wiring)")
+                        "board's Modbus UART pins (docs/DEMOS.md, Modbus wiring)")
     try:
         bauds = [int(b) for b in args.bauds.split(",") if b] if args.bauds else [115200]
     except ValueError:

@@ -195,8 +195,8 @@ BENCHMARKS = {b.name: b for b in [
               stressors=("traffic",), needs=("bus_stress",), suite="matrix",
               paper="T7 (random memory accesses): 4 cores writing at random into a 96 MB array; "
                     "here one bus-stress master and the CPU's own background loop in main RAM"),
-    # Seed 004's benchmarks, chosen from the matrix's measurements (README,
-    # "Test cases"). B-Lmin is the headline "latency" (T1): no case is faster
+    # Seed 004's benchmarks, chosen from the matrix's measurements
+    # (docs/MEASUREMENT.md, "The measurement matrix"). B-Lmin is the headline "latency" (T1): no case is faster
     # on any row. B-Lmax: T6 gives the largest medians (line 0 waits for the
     # lines the controller prefers), T4 and T5 the largest maxima (a stress
     # handler just begun), T7 adds the bus's waits: all three at once. B-Tmax:
