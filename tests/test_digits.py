@@ -12,7 +12,7 @@ and takes the rate from their stamps (trace/workload.py). The cycles per
 inference are compared with the recorded run (docs/results/digits.json,
 `irqlab bench --suite digits --cores clic,clic-rv32e,fastirq,vexriscv --out
 docs/results`): the simulation is deterministic, so a change that moves
-them records the new figures and the README's table in the same change.
+them records the new figures in the same change (`make record`).
 """
 
 import json

@@ -24,7 +24,7 @@ RAMP = pto.Spec(pulses=200, start_interval=1200, cruise_interval=600, delta_q8=8
 
 
 def test_every_row_with_the_pto_is_recorded():
-    """docs/results/pto.json (the README's table): every row, its figures
+    """docs/results/pto.json (the recorded PTO table): every row, its figures
     consistent (record: irqlab demo pto --out DIR, then copy pto.json, pto.md
     and report-pto-jitter.png as pto-jitter.png into docs/results)."""
     from irqlab import paths

@@ -4,7 +4,7 @@ the recorded results (docs/results/bench.json) within the tolerance below.
 
 The simulation is deterministic, so a difference means the change moved a
 figure. If it should, record the new results in the same change
-(`irqlab bench --out docs/results`, then the README table). A row without
+(`make record`: the results, then the README's tables). A row without
 recorded results fails too: record it.
 
 Tolerance (cycles, the trace unit's): latency min, median, p99 and max and
