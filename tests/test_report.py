@@ -1,6 +1,6 @@
 """The report writers on a synthetic results file: the printed table (one
 column set per benchmark of trace/benchmarks.py), the Markdown report, the
-plot, and atomic writes."""
+plot, and atomic writes; how many requests one entry serves, from a trace."""
 
 import json
 import os
@@ -96,3 +96,59 @@ def test_a_failed_write_leaves_nothing(tmp_path, monkeypatch):
         report.write_text(str(target), "new")
     assert target.read_text() == "old"
     assert os.listdir(tmp_path) == ["report.md"]
+
+
+# ---- a service loop: one entry serves several requests ----
+
+def throughput_trace(serves, phases=3, entry_per_request=False):
+    """A back-to-back test: per stimulation phase the line is raised again
+    after each acknowledge; the handler code is entered (PC match, B) once per
+    phase, its loop serving every request (a C handler call each), or, with
+    entry_per_request, entered for each request."""
+    from irqlab.host import record as rec
+    from irqlab.host.protocol import CH_HANDLER_ENTRY, CH_TEST_BEGIN, CH_TEST_END
+    from tracegen import TraceBuilder
+    test = BENCHMARKS["throughput"].test_id
+    line, phase = 1 << rec.HW_GEN_LINE, 1 << rec.HW_GEN_PHASE
+    tb = TraceBuilder().time_hi(0).sw(1000, CH_TEST_BEGIN, test)
+    t = 1100
+    for _ in range(phases):
+        tb.hw(t, rise=phase)
+        for k in range(serves):
+            tb.hw(t + 1, rise=line)
+            if k == 0 or entry_per_request:
+                tb.core(t + 20, rec.CORE_PC_MATCH, 0x140, 0, exec_age=2)
+            tb.sw(t + 25, CH_HANDLER_ENTRY, k)
+            tb.hw(t + 28, fall=line)
+            t += 30
+        tb.hw(t, fall=phase)
+        t += 500
+    tb.sw(t, CH_TEST_END, test)
+    return tb.bytes()
+
+
+def test_serves_per_entry_from_a_trace():
+    from irqlab.host import analysis
+    from irqlab.host.decode import decode_bytes
+    loop = analysis.analyze(decode_bytes(throughput_trace(40))[0], 100e6)["tests"]["throughput"]
+    assert [p["handled"] for p in loop["phases"]] == [40, 40, 40]
+    # The last edge of the test is still waiting for its B when the test ends: one short.
+    assert analysis.serves_per_entry(loop) == pytest.approx(40, abs=1) and analysis.serves_several_per_entry(loop)
+    assert loop["latency"]["max"] > 500          # a pair across phases: no interrupt's latency
+    # Negative control: an entry for every request.
+    each = analysis.analyze(decode_bytes(throughput_trace(40, entry_per_request=True))[0], 100e6)
+    each = each["tests"]["throughput"]
+    assert analysis.serves_per_entry(each) == 1.0 and not analysis.serves_several_per_entry(each)
+    assert each["latency"]["max"] == 19
+    assert analysis.serves_per_entry({"latency": {"count": 0}, "merged_edges": 0}) is None
+    assert analysis.serves_per_entry({"latency": latency(1, 2, 3)}) is None     # recorded before merged edges
+
+
+def test_the_markdown_report_says_which_rows_serve_several_per_entry():
+    r = results()
+    assert "per entry in" not in report.markdown(r).split("```")[-1]
+    r["cores"]["loop"] = {"tests": {"throughput": {"latency": latency(29, 23982, 23982, n=8), "merged_edges": 5511,
+                                                   "cycles_per_irq": {"count": 8, "median": 29.0},
+                                                   "throughput_hz": {"count": 8, "median": 3445000.0}}}}
+    md = report.markdown(r)
+    assert "(loop: 690 per entry in throughput)" in md and "shown as n/a" in md

@@ -13,7 +13,10 @@ cycle in execute, the stamp minus the record's execute age:
 events on CH_HANDLER_ENTRY, sent once per C handler call on every core, also
 when a loop serves several interrupts per entry, as the CLIC's mnxti
 trampoline does) between the rising and falling edge of the line's phase
-envelope, divided by the phase length. The preemption test is a latency test
+envelope, divided by the phase length. Where one entry serves several
+interrupts (a service loop), only the first rising edge before each B event
+pairs with it and the rest count as merged edges: the test's latency is then
+no interrupt's latency, and serves_per_entry() says so. The preemption test is a latency test
 whose arrivals all meet a running lower-level handler. The firmware's dump of the on-chip statistics is decoded too, so the
 two measurements of the same latency can be compared.
 """
@@ -169,6 +172,33 @@ def latency_pairs(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVE
     unserved is counted as merged (it cannot have its own handler run)."""
     pairs, merged = _event_pairs(window, line, _stop(marker, stop_channel))
     return [(a, e.ts) for a, e in pairs], merged
+
+
+# An entry that serves this many requests or more on average is a service
+# loop (the CLIC's mnxti trampoline), not one handler call per interrupt.
+SEVERAL_PER_ENTRY = 2.0
+
+
+def serves_per_entry(test):
+    """Requests served per entry into the handler code in a test's results
+    entry (analyze()): the line's rising edges per B event, (paired + merged)
+    / paired (the test's last edge, if still unserved when it ends, is in
+    neither). 1.0 where every interrupt has its own entry; a service loop that
+    takes the next request without leaving (mnxti) serves hundreds per entry
+    in the back-to-back test. None without figures."""
+    n = (test.get("latency") or {}).get("count")
+    merged = test.get("merged_edges")
+    if not n or merged is None:
+        return None
+    return (n + merged) / n
+
+
+def serves_several_per_entry(test):
+    """Whether most of the test's requests met no B of their own (one entry
+    served several): its A-B pairs then span whole service loops, so its
+    latency figures measure no interrupt and are not to be shown as one."""
+    s = serves_per_entry(test)
+    return s is not None and s >= SEVERAL_PER_ENTRY
 
 
 def latencies(window, line=0, stop_channel=CH_HANDLER_ENTRY, marker=B_SW_EVENT):

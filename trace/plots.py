@@ -2,7 +2,13 @@
 for one benchmark (a violin drawn from the results' histogram, so its width
 is the exact count of each latency), its CDF, the throughput bars, and a
 timeline of the first interrupts of the latency test from a raw trace. Each
-function returns False when it has nothing to draw; files are written whole."""
+function returns False when it has nothing to draw; files are written whole.
+
+Every figure draws a row (a core's results, a task) in the style row_styles()
+gives its name, so a row has one colour throughout a report and no two rows of
+a figure share a style."""
+
+from dataclasses import dataclass
 
 from irqlab.host.analysis import events, interrupts
 from irqlab.host import record as rec
@@ -10,6 +16,55 @@ from irqlab.host.atomic import atomic_open
 from irqlab.host.protocol import CH_HANDLER_ENTRY
 
 DPI = 110
+
+# Twenty colours, pairwise at least 27 apart in CIELAB (CIE76 Delta E;
+# tests/test_htmlreport.py checks it): matplotlib's ten, then ten chosen to
+# stand apart from them and from each other, none too light on white.
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+           "#bcbd22", "#17becf", "#0804f9", "#ff08e8", "#3c4d03", "#0165fc", "#ffb07c", "#ff0789",
+           "#8fb67b", "#0add08", "#750851", "#9a6200")
+# Past the palette the colours come round again with another line style
+# (curves) and hatch (bars, violins): the pair stays distinct.
+LINESTYLES = ("-", "--", ":", "-.")
+HATCHES = (None, "//", "..", "xx")
+
+
+@dataclass(frozen=True)
+class Style:
+    colour: str
+    linestyle: str
+    hatch: str = None
+
+
+def _registry_slots():
+    """The benchmark rows' own slots (irqlab.rows order), the same in every
+    report whichever rows it shows."""
+    try:
+        from irqlab.rows import ROWS
+    except ImportError:          # the host package on its own
+        return {}
+    return {name: k for k, name in enumerate(ROWS)}
+
+
+def row_styles(names):
+    """name -> Style for every name, no two alike. A benchmark row of the
+    registry keeps its slot (so the same colour in every report); any other
+    name (a core of a foreign results file, 'clic (a)' beside 'clic (b)', a
+    task) takes the first free slot in the order given. Slot k is colour
+    k mod len(PALETTE), with the line style and hatch of round k // len(PALETTE)."""
+    fixed = _registry_slots()
+    names = list(dict.fromkeys(names))
+    taken = {fixed[n] for n in names if n in fixed}
+    slots, free = {}, (k for k in range(len(names) + len(fixed)) if k not in taken)
+    for n in names:
+        slots[n] = fixed[n] if n in fixed else next(free)
+    rounds = len(LINESTYLES)
+    return {n: Style(PALETTE[k % len(PALETTE)], LINESTYLES[k // len(PALETTE) % rounds],
+                     HATCHES[k // len(PALETTE) % rounds]) for n, k in slots.items()}
+
+
+def _styles(runs, styles):
+    return styles if styles is not None else row_styles([r.name for r in runs])
 
 
 def _plt():
@@ -41,26 +96,29 @@ def _median(h):
             return value
 
 
-def violin(runs, bench, path):
+def violin(runs, bench, path, styles=None):
     """One panel per core, each with its own latency axis (the spreads are a
     few cycles, the cores tens of cycles apart): a mirrored histogram whose
     width at each latency is its share of the interrupts, the median as a
     line, the whole range as a thin line with min and max written."""
+    styles = _styles(runs, styles)
     data = [(r, _hist(r, bench)) for r in runs]
     data = [(r, h) for r, h in data if h]
     if not data:
         return False
     plt = _plt()
     fig, axes = plt.subplots(1, len(data), figsize=(max(4.5, 1.7 * len(data)), 3.8), squeeze=False)
-    for x, ((r, h), ax) in enumerate(zip(data, axes[0])):
+    for (r, h), ax in zip(data, axes[0]):
+        st = styles[r.name]
         top = max(c for _, c in h)
         lo, hi, med = h[0][0], h[-1][0], _median(h)
         pad = max(2, (hi - lo) * 0.08)
         half = max(0.45, (hi - lo + 2 * pad) * 0.006)     # a bin stays visible on a tall axis
         for value, count in h:
             w = 0.45 * count / top
-            ax.fill_betweenx([value - half, value + half], -w, w, color=f"C{x % 10}", alpha=0.75, lw=0)
-        ax.plot([0, 0], [lo, hi], color=f"C{x % 10}", lw=0.8)
+            ax.fill_betweenx([value - half, value + half], -w, w, facecolor=st.colour, alpha=0.75, lw=0,
+                             hatch=st.hatch, edgecolor="white" if st.hatch else None)
+        ax.plot([0, 0], [lo, hi], color=st.colour, lw=0.8, linestyle=st.linestyle)
         ax.plot([-0.48, 0.48], [med, med], color="black", lw=1.2)
         ax.set_ylim(lo - pad, hi + pad)
         ax.set_xlim(-0.5, 0.5)
@@ -74,7 +132,8 @@ def violin(runs, bench, path):
     return _save(fig, path)
 
 
-def cdf(runs, bench, path):
+def cdf(runs, bench, path, styles=None):
+    styles = _styles(runs, styles)
     data = [(r, _hist(r, bench)) for r in runs]
     data = [(r, h) for r, h in data if h]
     if not data:
@@ -88,16 +147,18 @@ def cdf(runs, bench, path):
             acc += count
             xs.append(value)
             ys.append(acc / total)
-        ax.step(xs, ys, where="post", label=r.name)
+        st = styles[r.name]
+        ax.step(xs, ys, where="post", label=r.name, color=st.colour, linestyle=st.linestyle)
     ax.set_xlabel("latency B - A [cycles]")
     ax.set_ylabel("fraction of interrupts")
     ax.set_title(f"{bench}: cumulative distribution", fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, ncol=2 if len(data) > 8 else 1)
     return _save(fig, path)
 
 
-def throughput(runs, path, bench="throughput"):
+def throughput(runs, path, bench="throughput", styles=None):
+    styles = _styles(runs, styles)
     data = [(r, r.test(bench)) for r in runs]
     data = [(r, t) for r, t in data if t.get("cycles_per_irq", {}).get("count")]
     if not data:
@@ -109,7 +170,11 @@ def throughput(runs, path, bench="throughput"):
     rate = [t["throughput_hz"]["median"] / 1e3 for _, t in data]
     for ax, vals, label, fmt in ((a1, cpi, "cycles per interrupt (back to back)", "{:.1f}"),
                                  (a2, rate, "kIRQ/s at the clock", "{:.0f}")):
-        ax.bar(names, vals, color=[f"C{k % 10}" for k in range(len(vals))])
+        bars = ax.bar(names, vals, color=[styles[n].colour for n in names])
+        for bar, n in zip(bars, names):
+            if styles[n].hatch:
+                bar.set_hatch(styles[n].hatch)
+                bar.set_edgecolor("white")
         for k, v in enumerate(vals):
             ax.text(k, v, fmt.format(v), ha="center", va="bottom", fontsize=8)
         ax.set_title(label, fontsize=10)
@@ -143,9 +208,11 @@ def _marks(evs, a, until):
     return out
 
 
-def timeline(traces, path, count=3, bench="latency"):
+def timeline(traces, path, count=3, bench="latency", styles=None):
     """traces: [(name, records)]. The first `count` interrupts of `bench` per
-    trace, each on its own row, in cycles after its A."""
+    trace, each on its own row, in cycles after its A; the bar in its core's
+    style, the marks in their kind's."""
+    styles = styles if styles is not None else row_styles([name for name, _ in traces])
     rows = []
     for name, records in traces:
         evs = events(records)
@@ -153,13 +220,13 @@ def timeline(traces, path, count=3, bench="latency"):
         for i in irqs:
             later = [e.ts for e in evs if e.kind == "fall" and e.index == rec.HW_GEN_LINE and e.ts >= i.b]
             until = max(i.b, later[0] if later else i.b) + 20
-            rows.append((f"{name} #{i.index}", i, _marks(evs, i.a, until), until - i.a))
+            rows.append((f"{name} #{i.index}", i, _marks(evs, i.a, until), until - i.a, styles[name]))
     if not rows:
         return False
     plt = _plt()
     fig, ax = plt.subplots(figsize=(9, 0.42 * len(rows) + 1.6))
-    for y, (label, i, marks, _) in enumerate(rows):
-        ax.barh(y, i.latency, left=0, height=0.5, color="tab:orange", alpha=0.5)
+    for y, (label, i, marks, _, st) in enumerate(rows):
+        ax.barh(y, i.latency, left=0, height=0.5, color=st.colour, alpha=0.45, hatch=st.hatch)
         ax.text(2, y, f"{i.latency} cyc, B = {i.marker}", va="center", fontsize=7)
         for m, shape, color in _MARKS:
             xs = marks[m]
@@ -193,11 +260,12 @@ def rtos_timeline(tl, path, start, end, symbols=None, title=None):
 
     rows = []     # (label, [(segment, depth)], color)
     task_row = {}
-    for t in tl.tasks:
-        segs = clipped(t.segments)
-        if segs:
-            task_row[t.index] = len(rows)
-            rows.append((t.label, segs, f"C{len(rows) % 10}"))
+    shown = [(t, clipped(t.segments)) for t in tl.tasks]
+    shown = [(t, segs) for t, segs in shown if segs]
+    task_styles = row_styles([f"task {t.index}" for t, _ in shown])     # by index: labels may repeat
+    for t, segs in shown:
+        task_row[t.index] = len(rows)
+        rows.append((t.label, segs, task_styles[f"task {t.index}"].colour))
     isrs = clipped(tl.isrs)
     if isrs:
         rows.append(("ISRs (hooks)", isrs, "black"))
@@ -246,9 +314,10 @@ def rtos_timeline(tl, path, start, end, symbols=None, title=None):
     return _save(fig, path)
 
 
-def pto_jitter(runs, path):
+def pto_jitter(runs, path, styles=None):
     """The PTO demo: normalized period jitter (%) against the PTO frequency
     (kHz, log scale), one curve per row, the seed-002 bars as lines."""
+    styles = _styles(runs, styles)
     curves = []
     for r in runs:
         pts = [(p["khz"], 100 * p["jitter"]) for p in r.entry.get("pto", {}).get("points", [])
@@ -260,7 +329,9 @@ def pto_jitter(runs, path):
     plt = _plt()
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for name, pts, max_khz in curves:
-        line, = ax.plot([k for k, _ in pts], [j for _, j in pts], marker="o", label=f"{name} (max {max_khz:.0f} kHz)")
+        st = styles[name]
+        line, = ax.plot([k for k, _ in pts], [j for _, j in pts], marker="o", color=st.colour,
+                        linestyle=st.linestyle, label=f"{name} (max {max_khz:.0f} kHz)")
         if max_khz:
             ax.axvline(max_khz, color=line.get_color(), linestyle=":", linewidth=1)
     ax.axhline(10, color="grey", linestyle="--", linewidth=1)
