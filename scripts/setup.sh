@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEB_PACKAGES=(verilator gcc-riscv64-unknown-elf make g++ python3-venv git qemu-user sigrok-cli clang libclang-rt-14-dev)
+read -r -a DEB_EXTRA <<< "${IRQLAB_DEB_EXTRA:-}"; DEB_PACKAGES+=("${DEB_EXTRA[@]}")   # scripts/test.sh: the tests' own
 
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

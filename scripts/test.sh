@@ -13,6 +13,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# The tests' own Debian packages, beside the ones `make bench` needs too (scripts/setup.sh):
+# headless Chromium loads the HTML report (tests/test_report_browser.py).
+DEB_TEST_PACKAGES=(chromium)
+IRQLAB_DEB_EXTRA="${DEB_TEST_PACKAGES[*]}" bash scripts/setup.sh || exit 1
+
 PY=.venv/bin/python
 JOBS=${TEST_JOBS:-2}
 
