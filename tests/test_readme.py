@@ -133,8 +133,8 @@ def test_links_resolve():
 
 # How the work was organised is history (CHANGELOG.md), not documentation. The
 # words are put together so that this file does not match itself.
-_STOP = "st" + "op"
-HISTORY = re.compile(rf"issue #?[0-9]|{_STOP} [0-9]+|this {_STOP}|last {_STOP}|side branch", re.I)
+_STOP, _ISSUE, _BRANCH = "st" + "op", "iss" + "ue", "bra" + "nch"
+HISTORY = re.compile(rf"{_ISSUE} #?[0-9]|{_STOP} [0-9]+|this {_STOP}|last {_STOP}|side {_BRANCH}", re.I)
 
 
 def history_lines(paths):
@@ -163,6 +163,6 @@ def test_the_history_check_finds_history(tmp_path):
     """Negative control: lines that speak of the work are found, and the same
     words in their ordinary sense are not."""
     page = tmp_path / "page.md"
-    page.write_text(f"Recorded again at this {_STOP}.\nFixed in issue #12.\nThe UART's {_STOP} bit.\n")
+    page.write_text(f"Recorded again at this {_STOP}.\nFixed in {_ISSUE} #12.\nThe UART's {_STOP} bit.\n")
     hits = history_lines([str(page)])
     assert [h.split(":")[1] for h in hits] == ["1", "2"], hits
