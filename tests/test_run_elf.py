@@ -1,7 +1,9 @@
 """`irqlab run --elf`: a program of its own (tests/fixtures/userprog, the
 example of docs/USER_PROGRAMS.md) built with the RISC-V GCC, run in a stock
 row and an own-core row: console, exit code, memory dumps, the trace event;
-bad input gives one line and exit status 2 and writes no dump."""
+bad input gives one line and exit status 2 and writes no dump. Compressed
+code is judged by the code, not by the ELF header's flag: `.option rvc`
+alignments in rv32im code run, compressed instructions are refused."""
 
 import os
 import shutil
@@ -151,6 +153,159 @@ def test_unknown_symbol_and_bad_ranges(program, tmp_path):
 def test_compressed_program_on_a_core_without_c(tmp_path):
     elf = build(tmp_path, "vexriscv", flags=["-march=rv32imc"])
     assert_one_line_error(irqlab("run", "--elf", elf, "--core", "vexriscv"), "compressed", "-march=rv32im")
+
+
+# ------------------------------------- compressed code: judged by the code, not the header's flag
+
+AS_FLAGS = ["-march=rv32im", "-mabi=ilp32", "-nostdlib", "-static", "-Wl,-Ttext=0x0", "-Wl,--no-warn-rwx-segments"]
+# rv32im code with `.option rvc` around its alignments (as riscv-arch-test's
+# environment writes them): the assembler marks the ELF as compressed; the
+# first alignment pads with a 4-byte nop, the last, after three halfwords of
+# data, with a c.nop at 0x...2 that no instruction fetch reaches.
+RVC_ALIGN = """
+    .text
+    .globl _start
+_start:
+    li   a0, 1
+    .option push
+    .option rvc
+    .align 3
+    .option pop
+    addi a0, a0, 1
+    j    done
+    .half 0x1234, 0x5678, 0x9abc
+    .option push
+    .option rvc
+    .align 2
+    .option pop
+done:
+    j    done
+"""
+
+
+def assemble(folder, source, flags=(), name="p"):
+    """An ELF from assembly source, linked at 0 (no SoC's memory map)."""
+    folder.mkdir(exist_ok=True)
+    (folder / f"{name}.S").write_text(source)
+    elf = folder / f"{name}.elf"
+    subprocess.run([GCC, *AS_FLAGS, *flags, "-o", elf.name, f"{name}.S"], cwd=folder, check=True)
+    return elf
+
+
+def c_nops(elf):
+    """Addresses of the c.nop halfwords in the program's code ranges."""
+    return [start + k for start, body in elf.code for k in range(0, len(body) - 1, 2)
+            if body[k:k + 2] == b"\x01\x00"]
+
+
+def test_rvc_alignment_padding_is_no_compressed_code(tmp_path):
+    from irqlab.rows import row
+    elf = elfimage.read(str(assemble(tmp_path, RVC_ALIGN)))
+    assert elf.flags & elfimage.EF_RISCV_RVC            # the header says compressed...
+    assert [a % 4 for a in c_nops(elf)] == [2]          # ...and the code holds only the filler
+    assert elfimage.compressed_instruction(elf) is None
+    userprog.check_isa(elf, row("vexriscv"))            # accepted
+
+
+def test_compressed_code_is_refused_where_the_core_would_fetch_it(tmp_path):
+    from irqlab.rows import row
+    refused = {
+        # a whole program built with C
+        "rv32imc": (RVC_ALIGN, ["-march=rv32imc"]),
+        # one compressed instruction under .option rvc
+        "c.addi": (RVC_ALIGN.replace("addi a0, a0, 1", ".option push\n.option rvc\nc.addi a0, 1\n.option pop"), []),
+        # a c.nop at a 4-byte boundary is executed: not padding
+        "c.nop": (RVC_ALIGN.replace("li   a0, 1", "li   a0, 1\n.option push\n.option rvc\nc.nop\n.option pop"), []),
+        # after data, only a c.nop is taken for padding
+        "after data": (RVC_ALIGN.replace("done:\n", ".option push\n.option rvc\nc.addi a0, 1\n.option pop\ndone:\n"), []),
+    }
+    for what, (source, flags) in refused.items():
+        path = assemble(tmp_path / what.replace(" ", "-").replace(".", ""), source, flags)
+        found = elfimage.compressed_instruction(elfimage.read(str(path)))
+        assert found is not None and not found.misaligned, what
+        with pytest.raises(elfimage.ImageError, match="compressed"):
+            userprog.check_isa(elfimage.read(str(path)), row("vexriscv"))
+        userprog.check_isa(elfimage.read(str(path)), row("cv32e40p"))      # a core with C runs it
+    # The command refuses before any model is built, in one line with the place and the remedy.
+    rv32imc = tmp_path / "rv32imc" / "p.elf"
+    r = irqlab("run", "--elf", rv32imc, "--core", "vexriscv")
+    assert_one_line_error(r, "compressed (16-bit) instruction", "at 0x00000000", "-march=rv32im",
+                          "pads to a 4-byte boundary")
+
+
+def test_linker_relaxation_compresses_calls_in_an_object_marked_compressed(tmp_path):
+    """The header's flag is not harmless after all where the linker relaxes:
+    it turns the object's call and tail into c.jal and c.j, real compressed
+    instructions, which are refused; with -mno-relax the program runs as written."""
+    calls = RVC_ALIGN.replace("    li   a0, 1\n", "    call f\n    tail done\nf:  ret\n")
+    relaxed = elfimage.read(str(assemble(tmp_path / "relax", calls)))
+    found = elfimage.compressed_instruction(relaxed)
+    assert found is not None and found.address == 0
+    with pytest.raises(elfimage.ImageError, match="-mno-relax"):
+        from irqlab.rows import row
+        userprog.check_isa(relaxed, row("vexriscv"))
+    as_written = elfimage.read(str(assemble(tmp_path / "norelax", calls, ["-mno-relax"])))
+    assert as_written.flags & elfimage.EF_RISCV_RVC and elfimage.compressed_instruction(as_written) is None
+
+
+def test_without_mapping_symbols_or_section_headers_the_code_is_still_walked(tmp_path):
+    """Stripped (no mapping symbols: the executable sections are the code),
+    and without section headers (the executable segments are)."""
+    for flags, refused in (([], False), (["-march=rv32imc"], True)):
+        elf = assemble(tmp_path / f"c{len(flags)}", RVC_ALIGN.split("    .half")[0] + "    j done\ndone: j done\n",
+                       flags)
+        subprocess.run(["riscv64-unknown-elf-strip", "--strip-all", str(elf)], check=True)
+        data = bytearray(elf.read_bytes())
+        assert (elfimage.compressed_instruction(elfimage.read(str(elf))) is not None) == refused
+        struct.pack_into("<I", data, 32, 0)                 # e_shoff
+        struct.pack_into("<HH", data, 48, 0, 0)             # e_shnum, e_shstrndx
+        bare = elf.with_suffix(".bare")
+        bare.write_bytes(bytes(data))
+        image = elfimage.read(str(bare))
+        assert image.code and image.symbols == {}
+        assert (elfimage.compressed_instruction(image) is not None) == refused
+
+
+def test_read_only_data_after_the_code_is_no_code(tmp_path):
+    """Strings linked into the code's output section (as the example's
+    link.ld does) follow the last instruction with no mark: an rv32im
+    program with them runs; the same built with C is refused."""
+    (tmp_path / "link.ld").write_text("SECTIONS { .text 0 : { *(.text*) *(.rodata*) } .data : { *(.data*) *(.bss*) } }\n")
+    (tmp_path / "p.c").write_text(
+        'const char msg[] = "sample: words that look like code, odd and even";\n'
+        "volatile char out;\n"
+        "void _start(void) { for (const char *p = msg; *p; p++) out = *p; for (;;) { } }\n")
+    for march, refused in (("rv32im", False), ("rv32imc", True)):
+        elf = tmp_path / f"{march}.elf"
+        subprocess.run([GCC, f"-march={march}", "-mabi=ilp32", "-O2", "-nostdlib", "-ffreestanding", "-T", "link.ld",
+                        "-Wl,--no-warn-rwx-segments", "-o", elf.name, "p.c"], cwd=tmp_path, check=True)
+        image = elfimage.read(str(elf))
+        assert image.symbols["msg"] > image.symbols["_start"]          # the string is in .text, after the code
+        assert (elfimage.compressed_instruction(image) is not None) == refused, march
+        if not refused:     # negative control: walked into as code, the string would be refused
+            image.labels.add(image.symbols["msg"])
+            assert elfimage.compressed_instruction(image) is not None
+
+
+@pytest.fixture(scope="module", params=ROWS)
+def rvc_aligned(request, tmp_path_factory):
+    """hello.c with `.option rvc` alignments in its code (one after data, so
+    padded with a c.nop), built for rv32im and the row's SoC without linker
+    relaxation (which would compress its calls)."""
+    row = request.param
+    src = open(os.path.join(FIXTURE, "hello.c")).read() + (
+        '__asm__(".text\\n.option push\\n.option rvc\\n.align 4\\n.option pop\\n"\n'
+        '        ".half 0x1234\\n.option push\\n.option rvc\\n.align 2\\n.option pop\\n");\n')
+    return row, build(tmp_path_factory.mktemp(f"rvc-{row}"), row, source=src, flags=["-mno-relax"])
+
+
+def test_a_program_marked_compressed_by_its_alignments_runs(rvc_aligned, tmp_path):
+    row, path = rvc_aligned
+    elf = elfimage.read(str(path))
+    assert elf.flags & elfimage.EF_RISCV_RVC and any(a % 4 == 2 for a in c_nops(elf))
+    r = irqlab("run", "--elf", path, "--core", row, "--trace", tmp_path / "t.bin")
+    assert r.returncode == EXIT_CODE, r.stderr
+    assert r.stdout == "hello from a program of its own\n"
 
 
 def test_memmap(program):

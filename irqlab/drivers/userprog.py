@@ -57,11 +57,22 @@ def write_atomically(path, data):
 
 
 def check_isa(elf, row):
-    """A program with compressed instructions needs a core with C."""
+    """A program whose code holds a compressed instruction where the core
+    would fetch one needs a core with C. Judged by the code
+    (elfimage.compressed_instruction: a c.nop that only pads to a 4-byte
+    boundary is accepted), not by the ELF header's flag, which `.option rvc`
+    around an `.align` sets without any compressed instruction. (Such an
+    object may still get some: with linker relaxation, the linker turns its
+    calls and tails into c.jal and c.j; the message names -mno-relax.)"""
     march = row.march.split("_")[0]
-    if elf.compressed and "c" not in march[len("rv32"):]:
-        raise ImageError(f"{elf.path} uses compressed instructions (C); core '{row.name}' runs "
-                         f"{row.march}: build with -march={march}")
+    if "c" in march[len("rv32"):]:
+        return
+    found = elfimage.compressed_instruction(elf)
+    if found:
+        raise ImageError(f"{elf.path}: {found.describe()}; core '{row.name}' runs {row.march}, without C "
+                         f"(32-bit instructions at 4-byte boundaries only): build with -march={march}, and "
+                         f"where .option rvc is used link with -mno-relax (the linker compresses calls in "
+                         f"such objects); a c.nop that only pads to a 4-byte boundary is accepted")
 
 
 def check_request(elf, row, dump_symbols=None, dump_addr=None, dump_file=None):
