@@ -16,14 +16,24 @@ FUZZ_SECONDS = 20
 TARGET = [s for s in SOURCES if not s.endswith("mb_script.c")] + ["host/mb_fuzz.c"]
 
 
+def stream(baud_index, *frames):
+    """Stream mode: each frame after a silence, its bytes back to back."""
+    out = bytearray([0, baud_index])
+    for frame in frames:
+        ctl = [5] + [0] * (len(frame) - 1)
+        out += bytes(x for pair in zip(ctl, frame) for x in pair)
+    return bytes(out)
+
+
 def seeds():
     """Direct mode (byte 0 odd): address + PDU. Stream mode (even): a baud
     index, then (control, byte) pairs: back to back, then a silence."""
     for i, pdu in enumerate(VALID + [p for p, _ in EXCEPTIONS]):
         yield b"\x01" + bytes([ADDR]) + pdu
-        frame = adu(ADDR, pdu)
-        ctl = [5] + [0] * (len(frame) - 1)           # a silence before, then back to back
-        yield b"\x00" + bytes([i % 6]) + bytes(x for pair in zip(ctl, frame) for x in pair)
+        yield stream(i % 6, adu(ADDR, pdu))
+    # a request while the long answer to the one before still goes out
+    for i in range(6):
+        yield stream(i, adu(ADDR, VALID[3]), adu(ADDR, VALID[0]))
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from irqlab.host.modbus import adu, crc16
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "fw" / "common" / "modbus"
-SOURCES = ["mb_crc.c", "mb_rx.c", "mb_slave.c", "host/testmap.c", "host/mb_script.c"]
+SOURCES = ["mb_crc.c", "mb_rx.c", "mb_slave.c", "mb_tx.c", "host/testmap.c", "host/mb_script.c"]
 
 ADDR = 17
 BAUD, HZ = 115200, 1_000_000          # above 19200: t1.5 = 750 us, t3.5 = 1750 us
@@ -197,6 +197,16 @@ def reply(resp_pdu, addr=ADDR):
     return "R " + adu(addr, resp_pdu).hex()
 
 
+def drops(counters):
+    """The drop counters of a replies() result (they follow the six others)."""
+    return dict(list(counters.items())[6:])
+
+
+def assert_every_frame_counted_once(c):
+    assert c["frames"] == c["requests"] + c["broadcasts"] + sum(drops(c).values()), c
+    assert c["requests"] == c["responses"] + c["exceptions"], c
+
+
 # ---- tests ----
 
 def test_crc16_known_vectors():
@@ -320,35 +330,154 @@ def test_exception_responses(driver):
     assert counters["exceptions"] == len(EXCEPTIONS) and counters["responses"] == 1
 
 
+def random_pdu(rnd):
+    """A valid or invalid request PDU of any function code."""
+    fc = rnd.choice([1, 2, 3, 4, 5, 6, 15, 16, 23, rnd.randrange(256)])
+    a = rnd.choice([0, rnd.randrange(220), 0xFFFF])
+    if fc in (1, 2, 3, 4):
+        return bytes([fc]) + u16(a, rnd.choice([1, rnd.randrange(130), 2000, 0]))
+    if fc in (5, 6):
+        return bytes([fc]) + u16(a, rnd.choice([0, 0xFF00, rnd.randrange(65536)]))
+    if fc == 15:
+        q = rnd.randrange(1, 40)
+        data = bytes(rnd.randrange(256) for _ in range((q + 7) // 8 + rnd.choice([0, 0, 1])))
+        return bytes([fc]) + u16(a, q) + bytes([len(data)]) + data
+    if fc == 16:
+        q = rnd.randrange(1, 10)
+        return bytes([fc]) + u16(a, q) + bytes([2 * q]) + u16(*[rnd.randrange(65536) for _ in range(q)])
+    if fc == 23:
+        q = rnd.randrange(1, 6)
+        return (bytes([fc]) + u16(rnd.randrange(210), rnd.randrange(1, 20), a, q) + bytes([2 * q])
+                + u16(*[rnd.randrange(0xF100) for _ in range(q)]))
+    return bytes([fc]) + bytes(rnd.randrange(256) for _ in range(rnd.randrange(8)))
+
+
 def test_random_requests_against_the_reference(driver):
     """Valid and invalid requests from a fixed seed: every byte of every reply."""
     rnd = random.Random(13)
     line, ref = Line(driver), RefSlave()
     expect = []
     for _ in range(400):
-        fc = rnd.choice([1, 2, 3, 4, 5, 6, 15, 16, 23, rnd.randrange(256)])
-        a = rnd.choice([0, rnd.randrange(220), 0xFFFF])
-        if fc in (1, 2, 3, 4):
-            pdu = bytes([fc]) + u16(a, rnd.choice([1, rnd.randrange(130), 2000, 0]))
-        elif fc in (5, 6):
-            pdu = bytes([fc]) + u16(a, rnd.choice([0, 0xFF00, rnd.randrange(65536)]))
-        elif fc == 15:
-            q = rnd.randrange(1, 40)
-            data = bytes(rnd.randrange(256) for _ in range((q + 7) // 8 + rnd.choice([0, 0, 1])))
-            pdu = bytes([fc]) + u16(a, q) + bytes([len(data)]) + data
-        elif fc == 16:
-            q = rnd.randrange(1, 10)
-            pdu = bytes([fc]) + u16(a, q) + bytes([2 * q]) + u16(*[rnd.randrange(65536) for _ in range(q)])
-        elif fc == 23:
-            q = rnd.randrange(1, 6)
-            pdu = (bytes([fc]) + u16(rnd.randrange(210), rnd.randrange(1, 20), a, q) + bytes([2 * q])
-                   + u16(*[rnd.randrange(0xF100) for _ in range(q)]))
-        else:
-            pdu = bytes([fc]) + bytes(rnd.randrange(256) for _ in range(rnd.randrange(8)))
+        pdu = random_pdu(rnd)
         line.send(adu(ADDR, pdu))
         expect.append(reply(ref.pdu(pdu)))
-    out, _ = line.replies()
+    out, c = line.replies()
     assert out == expect
+    assert_every_frame_counted_once(c)
+
+
+BROADCAST_WRITES = (5, 6, 15, 16)
+# Broadcast writes a request to this slave would get an exception for.
+REFUSED_BROADCASTS = [
+    bytes([6]) + u16(200, 1),                                  # no such register (02)
+    bytes([6]) + u16(100, 0xF001),                             # a value the map refuses (03)
+    bytes([5]) + u16(3, 0x1234),                               # a coil value other than 0000/FF00 (03)
+    bytes([15]) + u16(95, 8) + bytes([1, 0xFF]),               # coils past the last (02)
+    bytes([16]) + u16(0, 2) + bytes([5]) + u16(1, 2) + b"\0",  # byte count 5 for 2 registers (03)
+    bytes([16]) + u16(98, 3) + bytes([6]) + u16(1, 2, 0xFFFF),  # the third value refused (03)
+]
+
+
+def test_a_refused_broadcast_is_counted_and_changes_nothing(driver):
+    """A broadcast write that fails its checks is not executed and not
+    answered, and lands in a counter of its own (refused): every frame is
+    in exactly one counter."""
+    line, ref = Line(driver), RefSlave()
+    for pdu in REFUSED_BROADCASTS:
+        assert ref.pdu(pdu)[0] == pdu[0] | 0x80, pdu.hex()
+        line.send(adu(0, pdu))
+    line.send(adu(0, bytes([6]) + u16(10, 0x77)))              # a good one: executed
+    line.send(adu(0, bytes([3]) + u16(10, 1)))                 # a read: may not be broadcast
+    line.send(adu(ADDR, bytes([3]) + u16(96, 4)))              # nothing of the refused ones written
+    line.send(adu(ADDR, bytes([3]) + u16(0, 2)))
+    line.send(adu(ADDR, bytes([1]) + u16(0, 16)))
+    out, c = line.replies()
+    assert out == ["N"] * (len(REFUSED_BROADCASTS) + 2) + [
+        reply(bytes([3, 8]) + u16(*[a * 3 + 1 for a in range(96, 100)])),
+        reply(bytes([3, 4]) + u16(1, 4)),
+        reply(bytes([1, 2, 0, 0]))]
+    assert_every_frame_counted_once(c)
+    assert c["frames"] == len(REFUSED_BROADCASTS) + 5
+    assert c["refused"] == len(REFUSED_BROADCASTS)
+    assert c["broadcasts"] == 1 and c["broadcast"] == 1 and c["requests"] == 3
+
+
+def test_random_broadcasts_against_the_reference(driver):
+    """Requests to this slave, to another and to all (address 0) from a
+    fixed seed: broadcast writes executed where the reference executes
+    them and counted as refused where it answers an exception, the others
+    dropped as broadcasts; every frame counted once; the registers and
+    coils end as the reference's."""
+    rnd = random.Random(85)
+    line, ref = Line(driver), RefSlave()
+    expect, n = [], {"broadcasts": 0, "refused": 0, "broadcast": 0, "address": 0}
+    for _ in range(400):
+        pdu, to = random_pdu(rnd), rnd.choice([ADDR, 0, 0, ADDR + 1])
+        if rnd.random() < 0.5:
+            pdu = bytes([rnd.choice(BROADCAST_WRITES)]) + pdu[1:]
+        line.send(adu(to, pdu))
+        if to == ADDR:
+            expect.append(reply(ref.pdu(pdu)))
+        elif to == 0 and pdu[0] in BROADCAST_WRITES:
+            expect.append("N")
+            n["refused" if ref.pdu(pdu)[0] & 0x80 else "broadcasts"] += 1
+        else:
+            expect.append("N")
+            n["broadcast" if to == 0 else "address"] += 1
+    for a in range(0, 200, 100):
+        line.send(adu(ADDR, bytes([3]) + u16(a, 100)))
+        expect.append(reply(bytes([3, 200]) + u16(*ref.holding[a:a + 100])))
+    line.send(adu(ADDR, bytes([1]) + u16(0, 100)))
+    expect.append(reply(bytes([1, 13]) + pack_bits(ref.coils)))
+    out, c = line.replies()
+    assert out == expect
+    assert {k: c[k] for k in n} == n and min(n.values()) > 20
+    assert_every_frame_counted_once(c)
+
+
+def answers(out):
+    """(start, end) of each answer on the line, from the script's A lines."""
+    return [tuple(int(x) for x in o.split()[1:]) for o in out if o.startswith("A ")]
+
+
+@pytest.mark.parametrize("baud,hz", [(115200, 1_000_000), (2_000_000, 50_000_000)])
+def test_an_answer_keeps_t35_after_the_slaves_previous_one(driver, baud, hz):
+    """A request that arrives while the slave still sends its previous
+    answer (a 255-byte one) is answered only t3.5 after that answer's end,
+    not t3.5 after the request alone: at 115200 baud that would queue it
+    right behind the first, at 2 Mbaud (tchar 5.5 us, the fixed t3.5
+    1.75 ms, the long answer 1.4 ms) leave less than t3.5 between them;
+    either way a master reads one frame with a bad CRC."""
+    line = Line(driver, baud, hz)
+    timing, _ = line.run()
+    tchar, _, t35 = timing
+    line.tchar = tchar
+    long_read = adu(ADDR, bytes([3]) + u16(0, 125))
+    short_read = adu(ADDR, bytes([4]) + u16(0, 1))
+    line.send(long_read, poll=False)
+    line.poll(t35)
+    first = line.t                                  # answered at once
+    line.cmds.append("A")
+    line.silence(tchar)                             # the master does not wait for the answer
+    line.send(short_read, poll=False)
+    second_end = line.t
+    line.poll(t35)
+    line.cmds.append("A")
+    line.silence(255 * tchar + 3 * t35)             # a master that waits: answered at once
+    line.send(short_read, poll=False)
+    third_end = line.t
+    line.poll(t35)
+    line.cmds.append("A")
+    _, out = line.run()
+    long_answer = reply(bytes([3, 250]) + u16(*[a * 3 + 1 for a in range(125)]))
+    short_answer = reply(bytes([4, 2]) + u16(0x5A5A))
+    assert [o for o in out if o.startswith("R ")] == [long_answer, short_answer, short_answer]
+    (s1, e1), (s2, e2), (s3, e3) = answers(out)
+    assert (s1, e1) == (first, first + 255 * tchar)
+    assert second_end < e1                           # the request came while the slave still sent
+    assert s2 == e1 + t35                            # t3.5 after the slave's previous answer
+    assert e2 == s2 + 7 * tchar
+    assert s3 == third_end + t35 > e2 + t35         # a request after the answer: no wait
 
 
 def test_malformed_frames_are_dropped_counted_and_the_slave_recovers(driver):
@@ -388,6 +517,7 @@ def test_malformed_frames_are_dropped_counted_and_the_slave_recovers(driver):
         {"crc": 4, "short": 1, "long": 1, "address": 1, "gap": 2, "overrun": 1, "broadcast": 1, "char": 1}
     assert c["broadcasts"] == 1 and c["requests"] == 2 and c["responses"] == 2
     assert c["frames"] == 15
+    assert_every_frame_counted_once(c)
 
 
 def test_noise_before_the_first_silence_and_a_busy_handler(driver):
@@ -403,6 +533,7 @@ def test_noise_before_the_first_silence_and_a_busy_handler(driver):
     r = reply(bytes([4, 2]) + u16(0x5A5A))
     assert out == [r, r]
     assert c["noise"] == 5 and c["busy"] == 1 and c["responses"] == 2
+    assert_every_frame_counted_once(c)
 
 
 def test_nine_six_hundred_baud_uses_character_times(driver):
@@ -425,7 +556,7 @@ def test_drop_names_match_the_register_map(driver):
     input registers MB_IN_DROP_* follow it)."""
     from irqlab.host import modbus
     _, c = Line(driver).replies()
-    names = list(c)[6:]
+    names = list(drops(c))
     assert names == list(modbus.DROPS)
     assert [modbus.INPUTS[f"DROP_{d.upper()}"][0] for d in names] == \
         list(range(modbus.INPUTS["DROP_CRC"][0], modbus.INPUTS["DROP_CRC"][0] + 2 * len(names), 2))

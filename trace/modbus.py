@@ -9,9 +9,13 @@ MB_N_SCRATCH are free for a master to write and read back; discrete inputs
 (02) show the low bits of the background count.
 """
 
-# The frame assembler's drop reasons, in the order of fw/common/modbus/
-# modbus_rtu.h's enum mb_drop (tests/test_modbus_host.py checks it).
-DROPS = ("crc", "short", "long", "address", "gap", "overrun", "busy", "broadcast", "char")
+# The drop reasons of the frame assembler and the slave, in the order of
+# fw/common/modbus/modbus_rtu.h's enum mb_drop (the C library keeps its own
+# list: it builds for the host without this map; tests/test_modbus_host.py
+# compares the names, fw/modbus/main.c each MB_IN_DROP_* with the enum).
+# Every frame the assembler completes lands in exactly one counter:
+# FRAMES == REQUESTS + BROADCASTS + the DROP_* together.
+DROPS = ("crc", "short", "long", "address", "gap", "overrun", "busy", "broadcast", "char", "refused")
 
 DROP_DOCS = {
     "crc": "CRC mismatch",
@@ -21,13 +25,15 @@ DROP_DOCS = {
     "gap": "a silence over t1.5 inside the frame",
     "overrun": "the UART's receive FIFO overflowed (characters lost)",
     "busy": "a frame completed while the previous one was still being handled",
-    "broadcast": "a broadcast of a read function",
+    "broadcast": "a broadcast of a function other than a write (05, 06, 15, 16)",
     "char": "a character with a parity or stop-bit error",
+    "refused": "a broadcast write that failed its checks (quantity, byte count, address, a value the map "
+               "refuses): not executed",
 }
 
 # name -> (first input register, doc); each a 32-bit value in two registers
 _INPUTS = [
-    ("FRAMES", "frames the assembler completed (good or not)"),
+    ("FRAMES", "frames the assembler completed (good or not): each in one of REQUESTS, BROADCASTS, DROP_*"),
     ("REQUESTS", "requests for this slave with a good length, CRC and address"),
     ("RESPONSES", "normal responses sent"),
     ("EXCEPTIONS", "exception responses sent"),

@@ -8,8 +8,9 @@
  *                 woken. Written in C on the interrupt HAL, so each row's
  *                 entry path is what runs.
  *   slave task    handles the frame (mb_slave.c), queues the response in the
- *                 UART's transmit FIFO (a whole response fits), marks it
- *                 (CH_MB_FRAME).
+ *                 UART's transmit FIFO (a whole response fits) once t3.5 has
+ *                 passed since the request and since its own previous
+ *                 response (mb_tx.c), marks it (CH_MB_FRAME).
  *   background    digit recognition (fw/common/digits), each inference
  *                 marked (CH_MB_BG): the host times them with the trace unit.
  *
@@ -42,12 +43,32 @@
 #define TX_BUSY (1u << CSR_MODBUS_STATUS_TX_BUSY_OFFSET)
 #define EV_RX 1u                      /* the UART's event sources, in their order */
 #define EV_SILENCE 2u
+#define TX_LATENCY 2u                 /* cycles from a write of tx_data to its start bit (soc/modbus_uart.py) */
+#define CYCLES_PER_TICK (CONFIG_CLOCK_FREQUENCY / configTICK_RATE_HZ)
+#define TX_POLL_TICKS configTICK_RATE_HZ   /* the slave task wakes at least once a second (mb_tx_poll) */
+
+/* The register map's drop counters (trace/modbus.py DROPS: MB_IN_DROP_*,
+ * MB_N_DROPS) follow enum mb_drop, one 32-bit value (two registers) each. */
+_Static_assert(MB_N_DROPS == MB_DROP_COUNT, "trace/modbus.py DROPS and enum mb_drop differ in length");
+#define SAME_DROP(name) _Static_assert(MB_IN_DROP_##name == MB_IN_DROP_CRC + 2 * MB_DROP_##name, \
+                                       "trace/modbus.py DROPS: " #name " is not where enum mb_drop has it")
+SAME_DROP(CRC);
+SAME_DROP(SHORT);
+SAME_DROP(LONG);
+SAME_DROP(ADDRESS);
+SAME_DROP(GAP);
+SAME_DROP(OVERRUN);
+SAME_DROP(BUSY);
+SAME_DROP(BROADCAST);
+SAME_DROP(CHAR);
+SAME_DROP(REFUSED);
 
 static mb_counters_t counters;
 static mb_rx_t rx;
+static mb_tx_t tx;                    /* the slave task's alone */
 static mb_slave_t slave;
 static TaskHandle_t slave_task;
-static uint32_t baud;
+static uint32_t baud, char_cycles;   /* char_cycles: one 11-bit character of the UART */
 static volatile uint32_t chars, seen_overruns, bg_count, bg_result;
 static volatile int stop_requested;
 static uint16_t scratch[MB_N_SCRATCH];
@@ -137,6 +158,15 @@ static const mb_map_t map = {
 };
 
 /* ------------------------------------------------------------ the tasks */
+/* Until an answer to the request that ended at `request_end` may start
+ * (mb_tx_wait): whole kernel ticks asleep, the rest (under one tick) spun. */
+static void wait_to_answer(uint32_t request_end) {
+    uint32_t w;
+    while ((w = mb_tx_wait(&tx, request_end, modbus_now_read())) != 0)
+        if (w > CYCLES_PER_TICK)
+            vTaskDelay(w / CYCLES_PER_TICK);   /* at most that many tick periods */
+}
+
 static void slave_main(void *arg) {
     static uint8_t resp[MB_ADU_MAX];
     irq_configure(IRQ, IRQ_TRIG_LEVEL, configKERNEL_INTERRUPT_LEVEL);
@@ -145,15 +175,24 @@ static void slave_main(void *arg) {
     irq_enable(IRQ);
     stim(CH_MB_READY, baud);
     for (;;) {
-        ulTaskNotifyTake(pdTRUE, portMAX_DELAY);
+        ulTaskNotifyTake(pdTRUE, TX_POLL_TICKS);
+        mb_tx_poll(&tx, modbus_now_read());
         while (rx.ready) {
             uint8_t fc = rx.frame_len > 1 ? rx.frame[1] : 0;
+            uint32_t request_end = rx.frame_end;
             unsigned n = mb_slave_handle(&slave, rx.frame, rx.frame_len, resp);
             mb_rx_release(&rx);
-            for (unsigned i = 0; i < n; i++) {
-                while (modbus_status_read() & TX_FULL)
-                    ;
-                modbus_tx_data_write(resp[i]);
+            if (n) {
+                wait_to_answer(request_end);
+                for (unsigned i = 0; i < n; i++) {
+                    while (modbus_status_read() & TX_FULL)
+                        ;
+                    modbus_tx_data_write(resp[i]);
+                }
+                /* every character was written before this read, so each
+                 * starts by then + TX_LATENCY or right after the one before
+                 * it: the response ends at most n characters after that */
+                mb_tx_sent(&tx, n * char_cycles, modbus_now_read() + TX_LATENCY);
             }
             uint32_t exc = (n == 5 && (resp[1] & 0x80)) ? resp[2] : 0;
             stim(CH_MB_FRAME, fc | (uint32_t)n << 8 | exc << 16);
@@ -186,12 +225,15 @@ int main(void) {
     port_trap_install();               /* fw/freertos/port_trap.h */
     baud = c->baud ? c->baud : 115200;
     mb_timing_t t = mb_timing(baud, CONFIG_CLOCK_FREQUENCY);
-    modbus_divisor_write((CONFIG_CLOCK_FREQUENCY + baud / 2) / baud);
+    uint32_t divisor = (CONFIG_CLOCK_FREQUENCY + baud / 2) / baud;
+    modbus_divisor_write(divisor);
+    char_cycles = 11 * divisor;
     modbus_silence_write(t.t35);
     slave.address = (c->address >= 1 && c->address <= 247) ? (uint8_t)c->address : 1;
     slave.map = &map;
     slave.counters = &counters;
     mb_rx_init(&rx, t, &counters, modbus_now_read());
+    mb_tx_init(&tx, t);
     seen_overruns = modbus_overruns_read();
     console_printf("modbus: slave %u at %u baud (t3.5 %u cycles)\n", slave.address, baud, t.t35);
     tracer_rise_en_write(0);                      /* the trace: the demo's events only */

@@ -38,11 +38,12 @@ void mb_rx_init(mb_rx_t *rx, mb_timing_t timing, mb_counters_t *counters, uint32
     rx->last = now;
     rx->ready = 0;
     rx->frame_len = 0;
+    rx->frame_end = now;
 }
 
-/* The frame being received is complete: spoiled ones are counted and
- * dropped, the others handed over (or dropped as busy when the handler still
- * holds the previous one). */
+/* The frame being received is complete (its last character stamped
+ * rx->last): spoiled ones are counted and dropped, the others handed over
+ * (or dropped as busy when the handler still holds the previous one). */
 static void finish(mb_rx_t *rx)
 {
     mb_counters_t *c = rx->counters;
@@ -56,6 +57,7 @@ static void finish(mb_rx_t *rx)
         for (unsigned i = 0; i < rx->len; i++)
             rx->frame[i] = rx->buf[i];
         rx->frame_len = rx->len;
+        rx->frame_end = rx->last;
         rx->ready = 1;
     }
     rx->len = 0;
@@ -82,9 +84,9 @@ void mb_rx_byte(mb_rx_t *rx, uint8_t byte, uint32_t now)
      * this one's start */
     uint32_t gap = since(rx->last, now);
     int silent = gap >= rx->timing.t35 + rx->timing.tchar;
-    rx->last = now;
     if (rx->state == MB_RX_RECEIVING && silent)
         finish(rx);                     /* the silence passed without a poll */
+    rx->last = now;
     if (rx->state == MB_RX_INIT && !silent) {
         rx->counters->noise++;          /* still no silence since power-up */
         return;

@@ -6,12 +6,13 @@
  * verdict on the values (03) before anything is written. A PDU whose length
  * does not match what its function code and byte count say is a bad value
  * (03). Broadcasts (address 0) are executed for the write functions only and
- * never answered.
+ * never answered; one that fails the checks is not executed either (a request
+ * would get an exception) and is counted as a drop of its own (refused).
  */
 #include "modbus_rtu.h"
 
 const char *const mb_drop_names[MB_DROP_COUNT] = {
-    "crc", "short", "long", "address", "gap", "overrun", "busy", "broadcast", "char",
+    "crc", "short", "long", "address", "gap", "overrun", "busy", "broadcast", "char", "refused",
 };
 
 static uint16_t be16(const uint8_t *p)
@@ -213,6 +214,8 @@ unsigned mb_slave_handle(mb_slave_t *s, const uint8_t *adu, unsigned len, uint8_
         }
         if (execute(s->map, adu + 1, len - 3, resp + 1) >= 0)
             c->broadcasts++;
+        else
+            c->drops[MB_DROP_REFUSED]++;
         return 0;
     }
     if (addr != s->address) {

@@ -10,6 +10,8 @@
  *               silence of t3.5; a gap over t1.5 inside a frame spoils it.
  *   mb_slave_*  a frame -> checks (length, CRC, address) -> the function ->
  *               the response ADU (or none), every drop counted.
+ *   mb_tx_*     when an answer may start: t3.5 after the end of its request
+ *               and after the end of the slave's own previous transmission.
  *
  * Time is a free-running 32-bit tick counter (wraps; only differences are
  * used, so polls must come at least every 2^31 ticks).
@@ -49,13 +51,22 @@ enum mb_drop {
     MB_DROP_GAP,        /* a silence over t1.5 inside the frame */
     MB_DROP_OVERRUN,    /* the UART lost bytes (the slave could not keep up) */
     MB_DROP_BUSY,       /* a frame completed while the previous one was still being handled */
-    MB_DROP_BROADCAST,  /* a broadcast of a function that may not be broadcast */
+    MB_DROP_BROADCAST,  /* a broadcast of a function that may not be broadcast (reads, unknown codes) */
     MB_DROP_CHAR,       /* a character with a parity or stop-bit error */
+    MB_DROP_REFUSED,    /* a broadcast write that fails its checks (what a request addressed to
+                         * this slave would get an exception for): not executed, nothing written */
     MB_DROP_COUNT
 };
-/* Their names, in the enum's order ("crc", "short", ...). */
+/* Their names, in the enum's order ("crc", "short", ...). The demo's
+ * register map (trace/modbus.py DROPS, the input registers MB_IN_DROP_*)
+ * lists them in the same order: tests/test_modbus_host.py compares the
+ * names, fw/modbus/main.c checks every MB_IN_DROP_* against the enum when
+ * it compiles. */
 extern const char *const mb_drop_names[MB_DROP_COUNT];
 
+/* Every frame the assembler completes lands in exactly one counter:
+ *   frames == requests + broadcasts + the sum of drops[]
+ * (and requests == responses + exceptions once each is answered). */
 typedef struct {
     uint32_t frames;            /* frames completed by the assembler (good or not) */
     uint32_t requests;          /* requests for this slave that passed length, CRC and address */
@@ -95,6 +106,7 @@ typedef struct {
      * and cleared by mb_rx_release(). */
     volatile uint8_t ready;
     uint16_t frame_len;
+    uint32_t frame_end;         /* tick of its last character: the end of the request */
     uint8_t frame[MB_ADU_MAX];
 } mb_rx_t;
 
@@ -138,5 +150,31 @@ typedef struct {
  * `resp` (MB_ADU_MAX bytes) and returns its length; 0: no response (dropped,
  * counted, or a broadcast). */
 unsigned mb_slave_handle(mb_slave_t *s, const uint8_t *adu, unsigned len, uint8_t *resp);
+
+/* ---- the slave's own transmissions ----
+ * t3.5 separates every two frames on the line, the slave's own too: an answer
+ * starts only when t3.5 has passed since the end of its request and since
+ * the end of the slave's previous transmission (a request that arrives while
+ * the slave still sends must not get an answer glued to the previous one).
+ * The transmitter's state belongs to whoever sends (the receive side does
+ * not touch it). */
+typedef struct {
+    uint32_t t35;               /* ticks, from mb_timing() */
+    uint32_t end;               /* tick the last transmission ends (the end of its final stop bit) */
+    uint8_t busy;               /* 1: end + t3.5 may still lie ahead; 0: nothing pending */
+} mb_tx_t;
+
+void mb_tx_init(mb_tx_t *tx, mb_timing_t timing);
+/* Ticks from `now` until an answer to the request that ended at
+ * `request_end` (mb_rx_t.frame_end) may start; 0: now. */
+uint32_t mb_tx_wait(mb_tx_t *tx, uint32_t request_end, uint32_t now);
+/* A transmission of `ticks` (its characters times the UART's character time)
+ * was queued, its last character at `now` or before: it starts at once, or
+ * back to back after the previous one if that still goes. */
+void mb_tx_sent(mb_tx_t *tx, uint32_t ticks, uint32_t now);
+/* Time passes: forgets a transmission whose t3.5 is over. Like the receive
+ * side's polls, it must come at least every 2^31 ticks (mb_tx_wait does it
+ * too), or an old end would look like one ahead. */
+void mb_tx_poll(mb_tx_t *tx, uint32_t now);
 
 #endif

@@ -5,7 +5,11 @@
  *                                  <step> ticks apart (default: one character)
  *   O <tick> / E <tick>            the UART reports an overrun / a bad character
  *   P <tick>                       time passes: a completed frame is handled;
- *                                  prints "R <hex>" (a response) or "N" (none)
+ *                                  prints "R <hex>" (a response) or "N" (none);
+ *                                  a response goes out when mb_tx_wait() lets it
+ *                                  (at <tick> or later), one character a tchar
+ *   A                              prints "A <start> <end>": the ticks the last
+ *                                  response starts and ends on the line
  *   S                              prints "S name=value ..." (the counters)
  *   H <addr> / K <addr>            prints "H <value>" / "K <0|1>" (holding / coil)
  *   T                              prints "T <tchar> <t15> <t35>"
@@ -18,17 +22,23 @@
 
 static mb_counters_t counters;
 static mb_rx_t rx;
+static mb_tx_t tx;
 static mb_slave_t slave = { .map = &testmap, .counters = &counters };
+static uint32_t answer_start, answer_end;
 
-static void handle_ready(void)
+static void handle_ready(uint32_t now)
 {
     uint8_t resp[MB_ADU_MAX];
+    uint32_t request_end = rx.frame_end;
     unsigned n = mb_slave_handle(&slave, rx.frame, rx.frame_len, resp);
     mb_rx_release(&rx);
     if (!n) {
         puts("N");
         return;
     }
+    answer_start = now + mb_tx_wait(&tx, request_end, now);
+    answer_end = answer_start + n * rx.timing.tchar;
+    mb_tx_sent(&tx, n * rx.timing.tchar, answer_start);
     printf("R ");
     for (unsigned i = 0; i < n; i++)
         printf("%02x", resp[i]);
@@ -46,6 +56,7 @@ int main(void)
             unsigned long baud = strtoul(p, &p, 0), hz = strtoul(p, &p, 0);
             slave.address = (uint8_t)strtoul(p, &p, 0);
             mb_rx_init(&rx, mb_timing(baud, hz), &counters, 0);
+            mb_tx_init(&tx, rx.timing);
         } else if (cmd == 'B') {
             uint32_t t = (uint32_t)strtoul(p, &p, 0);
             while (*p == ' ')
@@ -67,8 +78,9 @@ int main(void)
         } else if (cmd == 'E') {
             mb_rx_error(&rx, MB_DROP_CHAR, (uint32_t)strtoul(p, NULL, 0));
         } else if (cmd == 'P') {
-            if (mb_rx_poll(&rx, (uint32_t)strtoul(p, NULL, 0)))
-                handle_ready();
+            uint32_t t = (uint32_t)strtoul(p, NULL, 0);
+            if (mb_rx_poll(&rx, t))
+                handle_ready(t);
             else
                 puts("-");
         } else if (cmd == 'S') {
@@ -82,6 +94,8 @@ int main(void)
             printf("H %u\n", testmap_holding((uint16_t)strtoul(p, NULL, 0)));
         } else if (cmd == 'K') {
             printf("K %d\n", testmap_coil((uint16_t)strtoul(p, NULL, 0)));
+        } else if (cmd == 'A') {
+            printf("A %u %u\n", answer_start, answer_end);
         } else if (cmd == 'T') {
             printf("T %u %u %u\n", rx.timing.tchar, rx.timing.t15, rx.timing.t35);
         }
