@@ -64,7 +64,7 @@ def _write_if_changed(path, text):
 
 
 def _digits_header():
-    from irqlab import digits                  # numpy, and scikit-learn when it trains
+    from irqlab.builders import digits_net as digits   # numpy, and scikit-learn when it trains
     return digits.HEADER, digits.c_header(digits.load())
 
 
