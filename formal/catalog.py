@@ -1,7 +1,7 @@
 """Every proof job and every mutant, in the order they run."""
 
-from . import clic
+from . import clic, tracer
 
 
 def all_jobs():
-    return clic.jobs()
+    return clic.jobs() + tracer.jobs()
