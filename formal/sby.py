@@ -117,7 +117,6 @@ prep -top {job.top}
 
 _STEP = re.compile(r"engine_\d+(?:\.(\w+))?: ##\s+\S+\s+(Checking assertions|Trying induction) in step (\d+)")
 _FAILED = re.compile(r"Assert(?: failed in \S+:| \S+ failed:)\s*(\S+)")
-_AT_STEP = re.compile(r"(?:BMC failed|Assert failed).*?step (\d+)|failed at step (\d+)|##\s+\S+\s+Checking assertions in step (\d+)")
 
 
 def _describe_failure(log, source_lines):
@@ -126,7 +125,7 @@ def _describe_failure(log, source_lines):
     where = None
     for line in log:
         m = re.search(r"Checking assertions in step (\d+)", line)
-        if m and "basecase" in line or (m and "induction" not in line):
+        if m and "induction" not in line:
             step = int(m.group(1))
         m = _FAILED.search(line)
         if m and where is None:

@@ -37,7 +37,7 @@ def _types():
 TYPES = _types()
 
 
-def _local(conv, owner_signals, name):
+def _local(conv, name):
     """The generated name of the one signal called `name` (a local of TraceUnit)."""
     hits = [s for s in conv.ns.pnd if getattr(s, "backtrace", None) and s.backtrace[-1][0] == name]
     if len(hits) != 1:
@@ -68,20 +68,20 @@ def _elaborate():
     for c, f in enumerate(fifos):
         bind.update({f"we{c}": f.we, f"writable{c}": f.writable, f"re{c}": f.re,
                      f"readable{c}": f.readable, f"din{c}": f.din, f"dout{c}": f.dout, f"level{c}": f.level})
-        if True:     # every FIFO's memory, for the FIFO facts
-            mem = [s for s in f._fragment.specials if isinstance(s, Memory)]
-            assert len(mem) == 1 and mem[0].depth == 2, "class FIFOs of depth 2"
-            wr = [p for p in mem[0].ports if p.we is not None]
-            rd = [p for p in mem[0].ports if p.we is None]
-            assert len(wr) == 1 and len(rd) == 1
-            # the write address is produce (replace is never used), the read address consume
-            bind[f"produce{c}"] = wr[0].adr
-            bind[f"consume{c}"] = rd[0].adr
-            m = name(mem[0])
-            lines += [f"wire [119:0] f_rec{c}_{k} = {m}[{k}];" for k in range(2)]
+        # Its memory, for the FIFO facts.
+        mem = [s for s in f._fragment.specials if isinstance(s, Memory)]
+        assert len(mem) == 1 and mem[0].depth == 2, "FIFOs of depth 2"
+        wr = [p for p in mem[0].ports if p.we is not None]
+        rd = [p for p in mem[0].ports if p.we is None]
+        assert len(wr) == 1 and len(rd) == 1
+        # the write address is produce (replace is never used), the read address consume
+        bind[f"produce{c}"] = wr[0].adr
+        bind[f"consume{c}"] = rd[0].adr
+        m = name(mem[0])
+        lines += [f"wire [119:0] f_rec{c}_{k} = {m}[{k}];" for k in range(2)]
     pre = [f"wire [{len(s) - 1}:0] f_{k} = {name(s)};" for k, s in bind.items()]
     for k in ("pending", "report", "last_was_overflow", "time_hi_pending"):
-        pre.append(f"wire [{32 - 1 if k == 'pending' else 0}:0] f_{k} = {_local(conv, None, k)};")
+        pre.append(f"wire [{32 - 1 if k == 'pending' else 0}:0] f_{k} = {_local(conv, k)};")
     return str(conv), "\n".join(pre + lines)
 
 
