@@ -1,8 +1,8 @@
 """The CLIC firmware test suite (fw/clictest/) on the simulated SoC, for both
 firmware builds of the CLIC core: `clic` (every source hardware-vectored) and
-`clic-nv` (one entry, the mnxti trampoline), on the TCMs and on the bus
-memories (`clic-bus`, the same firmware build as `clic`, whose expectations
-it shares).
+`clic-nv` (one entry, the mnxti trampoline), on the TCMs, on the bus
+memories (`clic-bus`) and behind caches on the bus (`clic-cache`); the last
+two are the same firmware build as `clic`, whose expectations they share.
 
 The firmware runs all its tests in one simulation and prints one or more
 lines `T<name>: <observations>` per test. Each test is one file
@@ -47,10 +47,9 @@ def expectation_row(row):
     return next((e for e in EXPECTATION_ROWS if firmware_build(e) == firmware_build(row)), None)
 
 
-# Every CLIC row whose firmware build has expectations (the TCM SoC's too),
-# but the cached one: its Tgen handler begins after the generator's 400-cycle
-# pulse (in_pulse=0), open like its context-switch yield (README, "T2 and T3").
-ROWS = [r for r in rows_with(irq_model="clic", caches=False) if expectation_row(r)]
+# Every CLIC row whose firmware build has expectations (the TCM SoC's and
+# the cached one's too).
+ROWS = [r for r in rows_with(irq_model="clic") if expectation_row(r)]
 APP = "clictest"
 SRC_DIR = os.path.join(paths.FW, APP)
 TEST_DIR = os.path.join(SRC_DIR, "tests")

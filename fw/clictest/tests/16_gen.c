@@ -1,9 +1,12 @@
 #include "clictest.h"
 
 /* Generator-driven edges (real hardware input changes):
- *  gen:  line 0 = source 8, rising edge, SINGLE pulse of 400 cycles: the
- *        handler runs once, during the pulse (line still high), pending
- *        already clear in it.
+ *  gen:  line 0 = source 8, rising edge, SINGLE pulse of EDGE_PULSE cycles:
+ *        the handler runs once, during the pulse (line still high), pending
+ *        already clear in it. The pulse outlasts the handler's first run
+ *        from cold caches: on clic-cache (code in ROM behind the instruction
+ *        cache, 8-word line refills over the bus) the trap is taken 2 cycles
+ *        after the edge, but the hook reads the line ~450 cycles after it.
  *  fall: line 1 = source 9, falling edge: the handler runs once, after the
  *        pulse (line low again).
  *  levlow: line 2 = source 10, level-low: pending while the idle line is
@@ -13,6 +16,8 @@
  *  levhigh: line 3 = source 11, level (high), disabled: pending follows the
  *        line: 0 idle, 1 during the pulse, 0 after. */
 /* expect: Tgen: rise: runs=1 in_pulse=1 ip=0 | fall: runs=1 in_pulse=0 ip=0 | levlow: idle=1 pulse=0 runs_in_pulse=0 runs=1 ip=1 | levhigh: idle=0 pulse=1 after=0 */
+#define EDGE_PULSE 2000
+
 static void pulse(unsigned line, uint32_t high) {
     struct gen_pattern p = {.mode = GEN_SINGLE, .delay = 20, .high = high, .count = 1};
     gen_config(line, &p);
@@ -39,7 +44,7 @@ static void edge_line(const char *what, unsigned line, enum irq_trigger trig) {
     running_at_entry = 9;
     src_on(s, trig, 0x80);
     irq_global_enable();
-    pulse(line, 400);
+    pulse(line, EDGE_PULSE);
     wait_gen_idle(line);
     irq_global_disable();
     console_printf(" %s: runs=%u in_pulse=%u ip=%u", what, hits[s], running_at_entry, nev ? evlog[0].ip : 9);

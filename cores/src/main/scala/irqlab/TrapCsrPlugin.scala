@@ -309,6 +309,10 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       case d: DBusSimplePlugin => s.input(d.MEMORY_ENABLE)
       case d: DBusCachedPlugin => s.input(d.MEMORY_ENABLE)
     }.get
+    /** The stage holds a store (data cache variants only: DBusCachedPlugin). */
+    def cachedStore(pipeline: VexRiscv, s: Stage): Bool = pipeline.plugins.collectFirst {
+      case d: DBusCachedPlugin => s.input(d.MEMORY_ENABLE) && s.input(d.MEMORY_WR)
+    }.get
     def olderEmpty(s: Stage): Bool = stagesOlderThan(s).map(!_.arbitration.isValid).foldLeft(True)(_ && _)
     def jumpOf(s: Stage) = if (s == decode) jumpDecode else if (s == execute) jumpExecute else jumpMemory
 
@@ -427,7 +431,33 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val memoryJump = memoryJumps.map(_.valid).foldLeft(False)(_ || _)
     val memoryJumpTarget = if (memoryJumps.isEmpty) U(0, 32 bits)
                            else MuxOH(OHMasking.first(memoryJumps.map(_.valid).asBits), memoryJumps.map(_.payload))
-    val irqEpc = divInMemory ? memory.input(PC) | (memoryJump ? memoryJumpTarget |
+    // A data cache (DBusCachedPlugin) answers a load in writeBack, and on a
+    // miss (or a store-to-load collision) re-runs it by a jump from writeBack
+    // after the refill; a store or an uncached access talks to the bus from
+    // there. So an access in writeBack is waited for: the take waits until
+    // writeBack holds none. An access in memory has done nothing yet
+    // (DataCache only reads its tags and data there): the take drops it, as
+    // it drops execute's (mepc = its pc, it runs again after mret), and
+    // while a request stands it is held in memory, so that it cannot move
+    // into writeBack with the access ahead of it and complete before the
+    // trap. Without that hold, a load behind the read-back of a pend (the
+    // FreeRTOS port's yield: store to clicintip, read it back, then the
+    // caller's next load) entered writeBack as the read-back completed and
+    // ran before the switch: the task read a flag before the other task
+    // set it (the context-switch suite's yield counted 1001 yields of
+    // 1000). It is held only while writeBack holds no store: DataCache
+    // keeps a load's collision with a store writing the cache in the same
+    // cycle only while the load moves on with writeBack (its stage
+    // registers follow writeBack's, not memory's), so a load held then
+    // would lose it if the request went away before the take and the load
+    // went on. Only variants with a data cache have this logic.
+    val cachedData = pipeline.plugins.exists(_.isInstanceOf[DBusCachedPlugin])
+    val accessInMemory = if (!cachedData) False else memory.arbitration.isValid && memoryAccess(pipeline, memory)
+    val accessInWriteBack = if (!cachedData) False else writeBack.arbitration.isValid && memoryAccess(pipeline, writeBack)
+    val storeInWriteBack = if (!cachedData) False else writeBack.arbitration.isValid && cachedStore(pipeline, writeBack)
+    val accessInFlight = accessInWriteBack
+    val dropsMemory = if (cachedData) divInMemory || accessInMemory else divInMemory  // flushed by the take; mepc = its pc
+    val irqEpc = dropsMemory ? memory.input(PC) | (memoryJump ? memoryJumpTarget |
                  (execute.arbitration.isValid ? execute.input(PC) |
                  (decode.arbitration.isValid ? decode.input(PC) | resumePc)))
     val vecEntry = mtvtValue + (clic.id.resize(30) @@ U"00")
@@ -457,13 +487,6 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // (FastIrqPlugin: it completes into the interrupted bank), unless its
     // destination is a register the handler shares; then it is waited for.
     val fastWaits = fast.map(_.entryWaits).getOrElse(False)
-    // A data cache (DBusCachedPlugin) answers a load in writeBack, and on a
-    // miss (or a store-to-load collision) re-runs it by a jump from writeBack
-    // after the refill: an access in memory or writeBack could still jump, so
-    // the take waits until both hold none. Only that variant pays for it.
-    val cachedData = pipeline.plugins.exists(_.isInstanceOf[DBusCachedPlugin])
-    val accessInFlight = if (!cachedData) False else
-      Seq(memory, writeBack).map(s => s.arbitration.isValid && memoryAccess(pipeline, s)).reduce(_ || _)
     // The stages before memory in the take's cycle. Execute (so decode and
     // the fetcher too) does not move while a request stands and waits: its
     // instruction has no side effect yet (no bus command, no CSR access), so
@@ -481,6 +504,8 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     val takeNow = irqRequest && vecOk && !accessInFlight
     val irqTake = takeNow && !memoryTrap && !fastWaits
     when(irqRequest && !takeNow) { execute.arbitration.haltByOther := True }
+    // With a data cache: the access in memory waits with execute (see above).
+    if (cachedData) when(irqRequest && !takeNow && accessInMemory && !storeInWriteBack) { memory.arbitration.haltByOther := True }
     when(takeNow) {
       for (s <- Seq(decode, execute)) {
         s.arbitration.haltItself := False
@@ -505,7 +530,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       enterTrap(irqEpc)
       takeWinner()
       interruptEntry := True
-      when(divInMemory) { memory.arbitration.flushIt := True }
+      when(dropsMemory) { memory.arbitration.flushIt := True }
       memory.arbitration.flushNext := True        // execute, decode, the fetcher
       jumpMemory.valid := True
       jumpMemory.payload := irqTarget
