@@ -21,10 +21,17 @@ STEPS = [
 ]
 
 
+def project(job):
+    """The LiteX project the flow synthesizes, the firmware (job.firmware) in
+    ROM: its gateware folder. The board twin (boards/twin/) simulates this
+    same Verilog."""
+    return litexgen.generate(job, job.dir, rom=True)
+
+
 def build(job):
     step_prefix = f"{job.board.name}/{job.core}"
     job.step("generating the project with the firmware in ROM")
-    gw = litexgen.generate(job, job.dir, rom=True)
+    gw = project(job)
     log = os.path.join(job.dir, "flow.log")
     job.step("synthesis, place and route (yosys + nextpnr-ecp5 in WebAssembly; 15-22 minutes)")
     steps = LogSteps(job.progress, step_prefix, STEPS, first=STEPS[0][1])
