@@ -17,12 +17,16 @@ _SCRIPT = """
 import sys, json
 from importlib import import_module
 from litex.soc.integration.builder import Builder
-from irqlab.builders.fwimage import load_image
+from irqlab.builders.fwimage import load_image, patch_config, read_config
+from irqlab.host.protocol import FLAG_BOOT_WAIT
 from irqlab.soc.configs import soc_config
 a = json.loads(sys.argv[1])
 opts = a['options']
 if a['rom_bin']:
-    img = load_image(a['rom_bin'], soc_config(a['soc']).code_size)
+    size = soc_config(a['soc']).code_size
+    img = load_image(a['rom_bin'], size)
+    # The boot code waits for the host: a load frame, or 'g' for this image (fw/common/boot.c).
+    patch_config(img, size, flags=read_config(img, size)['flags'] | FLAG_BOOT_WAIT)
     opts['rom_init'] = [int.from_bytes(img[i:i+4], 'little') for i in range(0, len(img), 4)]
 module, cls = a['target'].split(':')
 soc = getattr(import_module(module), cls)(soc=a['soc'], core_verilog=a['verilog'], **opts)
