@@ -306,7 +306,7 @@ def markdown(results, plot_name=None):
     if matrix:
         heads = [h.strip() for h in matrix.splitlines()[0].strip("|").split("|")]
         out += ["## The measurement matrix (seed 004's test cases)", "",
-                "Latency median/max in cycles, throughput in kIRQ/s (README, \"The measurement matrix\").",
+                "Latency median/max in cycles, throughput in kIRQ/s (docs/MEASUREMENT.md, \"The measurement matrix\").",
                 "", matrix, "", "```", legend(heads, preamble=False), "```", ""]
     cfg = results.get("config", {})
     if cfg:
