@@ -6,6 +6,7 @@
 #   make bitstream BOARD=ulx3s|arty CORE=vexriscv    a board build (bitstreams/)
 #   make record  record every result into docs/results/ (hours of simulation), then make readme
 #   make readme  rewrite README.md's generated blocks from docs/results/ (python -m irqlab.readme)
+#   make formal  the formal proofs and their negative controls alone (python -m formal; make test runs them too)
 VENV := .venv
 IRQLAB := $(VENV)/bin/irqlab
 PYTEST_ARGS ?=
@@ -21,7 +22,7 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BOARD ?= ulx3s
 CORE ?= vexriscv
 
-.PHONY: all setup bench bench-all test test-boards bitstream load readme record clean distclean
+.PHONY: all setup bench bench-all test test-boards bitstream load readme record formal clean distclean
 
 all: bench
 
@@ -59,6 +60,9 @@ record: setup
 	$(IRQLAB) demo pto --out docs/results
 	$(IRQLAB) demo modbus --cores clint,clic,clic-nv,clic-rv32e,fastirq,fastirq-nv,fastirq-rv32e --frames 12 --out docs/results
 	$(MAKE) readme
+
+formal: setup
+	$(VENV)/bin/python -m formal
 
 clean:
 	rm -rf build results
