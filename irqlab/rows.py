@@ -31,9 +31,7 @@ class Row:
     # next in the back-to-back test (a PC match, cores with a retire port).
     ret_symbol: str = None
     peer: bool = False        # a stock core, beside the project's own
-    # The context-switch suite (fw/ctxsw) runs on it. Off: `clic-cache`, whose
-    # yield routine counts one yield too many (1001 of 1000): an instruction
-    # runs twice somewhere behind the caches; open (README, "T2 and T3").
+    # The context-switch suite (fw/ctxsw) runs on it.
     ctxsw: bool = True
 
     @property
@@ -93,7 +91,7 @@ ROWS = {r.name: r for r in [
     # clic-bus behind instruction and data caches (seed 004's T2; T3 invalidates them).
     Row("clic-cache", "clic-cache", "irqlab core, CLIC, hardware-vectored, code and data on the Wishbone bus "
         "behind 4 KiB instruction and data caches", "rv32im",
-        hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}", ctxsw=False),
+        hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
 ]}
 
 
