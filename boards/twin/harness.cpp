@@ -132,13 +132,19 @@ public:
         tx_prev_ = 1;
     }
 
-    // Flushes what was sampled (blocking, a short while at most), then drops the client.
+    // Flushes what was sampled, says end of stream, and lets the client
+    // close first (its unread bytes would otherwise reset the connection
+    // before it reads ours); a few seconds at most. Then drops the client.
     void finish() {
-        if (fd_ >= 0 && !out_.empty()) {
+        if (fd_ >= 0) {
             fcntl(fd_, F_SETFL, 0);
-            timeval tv{2, 0};
+            timeval tv{3, 0};
             setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-            send(fd_, out_.data(), out_.size(), MSG_NOSIGNAL);
+            setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            if (!out_.empty()) send(fd_, out_.data(), out_.size(), MSG_NOSIGNAL);
+            shutdown(fd_, SHUT_WR);
+            uint8_t buf[4096];
+            while (recv(fd_, buf, sizeof buf, 0) > 0) {}
         }
         drop();
     }

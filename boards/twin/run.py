@@ -144,7 +144,7 @@ def running(board, core, progress=None, **kw):
         r.stop()
 
 
-def serve(board, core, port=0, baud=None, modbus_port=0, modbus_baud=None, progress=None, out=print):
+def serve(board, core, port=0, baud=None, modbus_port=0, modbus_baud=None, progress=None, out=print, rx_gap=0):
     """`irqlab twin`: build, start, say the URLs, pass the twin's session
     lines on, until interrupted (or the twin ends)."""
     import time
@@ -152,10 +152,11 @@ def serve(board, core, port=0, baud=None, modbus_port=0, modbus_baud=None, progr
     headers = install_headers(twin)
     has_modbus = bool(twin.facts.get("modbus"))
     mb_baud = (modbus_baud or twin.facts["modbus"]["default_baud"]) if has_modbus else None
-    r = start(twin, serial_port=port, baud=baud, modbus_port=modbus_port, modbus_baud=mb_baud)
+    r = start(twin, serial_port=port, baud=baud, modbus_port=modbus_port, modbus_baud=mb_baud, rx_gap=rx_gap)
     out(f"irqlab twin: {twin.name} at {twin.clock_hz / 1e6:g} MHz (one simulated cycle = {1e9 / twin.clock_hz:g} ns); "
         f"headers for the host in {os.path.relpath(headers, paths.ROOT)}")
-    out(f"  serial link, {baud or twin.baudrate} baud 8N1 (--port):  {r.serial_url}")
+    out(f"  serial link, {baud or twin.baudrate} baud 8N1 (--port):  {r.serial_url}"
+        + (f" ({rx_gap} idle cycles after each character to the board)" if rx_gap else ""))
     if r.modbus_url:
         out(f"  Modbus UART, {mb_baud} baud 8E1 (--modbus-port): {r.modbus_url}")
     out(f"  e.g. irqlab bench --board {board} --cores {core} --port {r.serial_url}")
