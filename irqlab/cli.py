@@ -214,6 +214,14 @@ def cmd_build(args):
     print(f"model: {m.binary}\nfirmware: {fw}")
 
 
+def cmd_twin(args):
+    """`irqlab twin`: the board twin (boards/twin/) serving until interrupted."""
+    from irqlab.boards.twin import run as twin
+    from irqlab.progress import Progress
+    return twin.serve(args.board, args.core, args.port, args.baud, args.modbus_port, args.modbus_baud, Progress(),
+                      rx_gap=args.rx_gap)
+
+
 def cmd_load(args):
     from irqlab.flows import build as boardbuild
     boardbuild.load(args.board, args.core, args.bitstream, args.flash)
@@ -542,6 +550,19 @@ def parser():
     p.add_argument("--sys-clk-mhz", type=float, help="system clock (default: the board's for the core's SoC; "
                                                      "docs/BOARDS.md)")
     p.set_defaults(fn=cmd_build)
+
+    p = sub.add_parser("twin", help="a board's SoC as its bitstream is generated, in Verilator, its serial "
+                                    "link (and Modbus UART pins) on sockets for --port (docs/BOARDS.md)")
+    p.add_argument("--board", required=True, help="an FPGA board whose flow has stand-ins: ulx3s")
+    p.add_argument("--core", required=True)
+    p.add_argument("--port", type=int, default=0, help="TCP port of the serial link (default: a free one)")
+    p.add_argument("--baud", type=int, help="the serial bridge's baud rate (default: the board's link, 3000000)")
+    p.add_argument("--modbus-port", type=int, default=0, help="TCP port of the Modbus UART (default: a free one)")
+    p.add_argument("--modbus-baud", type=int, help="the Modbus bridge's baud rate: the demo's --bauds (default "
+                                                   "115200)")
+    p.add_argument("--rx-gap", type=int, default=0, help="idle cycles after each character the bridge sends the "
+                                                         "board (default 0: back to back, as a USB bridge)")
+    p.set_defaults(fn=cmd_twin)
 
     p = sub.add_parser("load", help="program a board with its bitstream (openFPGALoader)")
     p.add_argument("--board", required=True, help="an FPGA board: " + ", ".join(n for n in board_names() if n != "sim"))
