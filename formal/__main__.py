@@ -1,12 +1,13 @@
 """python -m formal [-k SUBSTRING] [--list] [--keep]: run the proofs and their
-mutants, one line each (PASS/FAIL), progress on the terminal while a job runs."""
+mutants, one line each (PASS/FAIL), progress on the terminal while a job runs.
+Beside the jobs of make test it runs the longer ones (catalog.deep_jobs)."""
 
 import argparse
 import sys
 import time
 
 from . import sby
-from .catalog import all_jobs
+from .catalog import all_jobs, deep_jobs
 
 
 def main(argv=None):
@@ -15,7 +16,7 @@ def main(argv=None):
     ap.add_argument("--list", action="store_true", help="list the jobs and exit")
     ap.add_argument("--keep", action="store_true", help="keep every run's folder under build/formal/")
     args = ap.parse_args(argv)
-    jobs = [j for j in all_jobs() if not args.k or any(k in j.name for k in args.k)]
+    jobs = [j for j in all_jobs() + deep_jobs() if not args.k or any(k in j.name for k in args.k)]
     if args.list:
         for j in jobs:
             print(f"{j.name:50s} {j.method:22s} {j.about}")

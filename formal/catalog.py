@@ -1,7 +1,13 @@
 """Every proof job and every mutant, in the order they run."""
 
-from . import clic, tracer
+from . import clic, fastirq, tracer
 
 
 def all_jobs():
-    return clic.jobs() + tracer.jobs()
+    """The jobs of make test (tests/test_formal.py)."""
+    return clic.jobs() + tracer.jobs() + fastirq.jobs()
+
+
+def deep_jobs():
+    """Longer runs of the same properties: `python -m formal` only."""
+    return fastirq.deep_jobs()

@@ -1,6 +1,7 @@
 """The formal proofs (formal/, docs/VERIFICATION.md): every property of the
 CLIC and of the trace unit proven by k-induction on the Verilog their Migen
-modules generate, and every mutant (a copy of that Verilog with one bug put
+modules generate, the fast-interrupt extension's checked by bounded model
+checking on the fastirq-native core's Verilog, and every mutant (a copy of that Verilog with one bug put
 in) shown to FAIL the property meant to catch it, with a counterexample from
 reset. One test per job; the failure message is the runner's line (the
 assert that failed, the cycle, the folder kept under build/formal/)."""
@@ -12,7 +13,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from formal import clic, tracer          # noqa: E402
+from formal import clic, fastirq, tracer          # noqa: E402
 from formal.catalog import all_jobs      # noqa: E402
 from formal import sby                   # noqa: E402
 
@@ -20,7 +21,7 @@ JOBS = all_jobs()
 
 
 def test_every_property_has_a_mutant():
-    for mod in (clic, tracer):
+    for mod in (clic, tracer, fastirq):
         caught = {group for _, group, *_ in mod.MUTANTS}
         assert set(mod.PROPERTIES) == caught, (mod.__name__, set(mod.PROPERTIES) - caught)
 
@@ -28,7 +29,7 @@ def test_every_property_has_a_mutant():
 def test_mutations_apply_once_each():
     """Each mutation changes the generated Verilog (its pattern still matches)
     and the mutants differ from each other."""
-    for mod in (clic, tracer):
+    for mod in (clic, tracer, fastirq):
         v, _ = mod.generated()
         texts = set()
         for name, _, _, pattern, repl in mod.MUTANTS:
