@@ -442,15 +442,15 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // into writeBack with the access ahead of it and complete before the
     // trap. Without that hold, a load behind the read-back of a pend (the
     // FreeRTOS port's yield: store to clicintip, read it back, then the
-    // caller's next load) entered writeBack as the read-back completed and
-    // ran before the switch: the task read a flag before the other task
-    // set it (the context-switch suite's yield counted 1001 yields of
-    // 1000). It is held only while writeBack holds no store: DataCache
-    // keeps a load's collision with a store writing the cache in the same
-    // cycle only while the load moves on with writeBack (its stage
-    // registers follow writeBack's, not memory's), so a load held then
-    // would lose it if the request went away before the take and the load
-    // went on. Only variants with a data cache have this logic.
+    // caller's next load) would enter writeBack as the read-back completes
+    // and run before the switch: the task would read a flag before the
+    // other task set it (fw/ctxsw's yield would count 1001 yields of 1000;
+    // fw/clictest's Tsync checks the rule). It is held only while writeBack
+    // holds no store: DataCache keeps a load's collision with a store
+    // writing the cache in the same cycle only while the load moves on with
+    // writeBack (its stage registers follow writeBack's, not memory's), so a
+    // load held then would lose it if the request went away before the take
+    // and the load went on. Only variants with a data cache have this logic.
     val cachedData = pipeline.plugins.exists(_.isInstanceOf[DBusCachedPlugin])
     val accessInMemory = if (!cachedData) False else memory.arbitration.isValid && memoryAccess(pipeline, memory)
     val accessInWriteBack = if (!cachedData) False else writeBack.arbitration.isValid && memoryAccess(pipeline, writeBack)
