@@ -151,9 +151,10 @@ MUTANTS = [
      "the drain reads the registers of the current (handler's) bank",
      r"^(\s*_zz__zz_2_port5 <= _zz_2\[)_zz_FastIrqPlugin_regWord_1\];",
      r"\1{FastIrqPlugin_bank, _zz_FastIrqPlugin_regWord_1[4:0]}];"),
-    ("mepc_read_at_store", "frame",
-     "the frame's mepc is the CSR as it is when its slot is written, not as the trap set it",
-     r"\? FastIrqPlugin_savedMepc :", "? TrapCsrPlugin_mepcValue :"),
+    ("slot_order", "frame",
+     "the frame's first two slots swapped (t0 first, then ra)",
+     r"assign FastIrqPlugin_layout_0 = 5'h01;\n(\s*)assign FastIrqPlugin_layout_1 = 5'h05;",
+     "assign FastIrqPlugin_layout_0 = 5'h05;\n\\1assign FastIrqPlugin_layout_1 = 5'h01;"),
     ("left_load_into_handler_bank", "left",
      "the left load's answer is written to the current (handler's) bank",
      r"^(\s*BankedRegFilePlugin_sideWrite_payload_bank = )FastIrqPlugin_leave_regBank;", r"\1FastIrqPlugin_bank;"),
@@ -173,8 +174,8 @@ MUTANTS = [
      r"\1FastIrqPlugin_bank <= FastIrqPlugin_bank;"),
     ("emret_no_sp_restore", "emret",
      "emret's return does not inject addi sp, sp, FRAME",
-     r"assign when_FastIrqPlugin_l170 = \(FastIrqPlugin_entry \|\| TrapCsrPlugin_emretSwitch\);",
-     "assign when_FastIrqPlugin_l170 = FastIrqPlugin_entry;"),
+     r"(FastIrqPlugin_injecting <= )\(FastIrqPlugin_entry \|\| TrapCsrPlugin_emretSwitch\);",
+     r"\1FastIrqPlugin_entry;"),
     ("chain_drops_frame", "emret",
      "a tail chain stops the drain, as a return does",
      r"if\(TrapCsrPlugin_emretSwitch\) begin(\n\s*FastIrqPlugin_draining <= 1'b0;)",
@@ -206,10 +207,10 @@ PROPERTIES = {
 
 # BMC depths (cycles from reset; the start state has EN, E and MIE set). Why
 # each suffices, and what it leaves out: docs/VERIFICATION.md, "fastirq".
-DEPTH = {"frame": 12, "left": 16, "emret": 10, "nest": 10}
-MUTANT_DEPTH = {"frame": 12, "left": 12, "emret": 10, "nest": 10}
+DEPTH = {"frame": 9, "left": 13, "emret": 10, "nest": 10}
+MUTANT_DEPTH = {"frame": 9, "left": 12, "emret": 10, "nest": 10}
 # Deeper runs, in `python -m formal` only (minutes to hours each on a shared machine).
-DEEP = {"frame": 16, "nest": 20}
+DEEP = {"frame": 16, "left": 16, "nest": 20}
 
 
 def jobs():
@@ -225,5 +226,5 @@ def jobs():
 def deep_jobs():
     """The same properties to a larger bound: `python -m formal` only, not make test."""
     return [Job("fastirq", f"{group}_deep", _job_text(group), TOP, "bmc", depth,
-                about=PROPERTIES[group] + f" (to {depth} cycles)")
+                about=PROPERTIES[group] + f" (to {depth} cycles)", timeout=4 * 3600)
             for group, depth in DEEP.items()]

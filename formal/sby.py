@@ -40,6 +40,7 @@ class Job:
     mutant: str = None   # name of the mutation applied, None for the design as generated
     about: str = ""      # what the property or the mutation says, for the report
     script: list = field(default_factory=list)   # yosys commands after prep
+    timeout: int = None  # seconds, for a job longer than the runner's default
 
     @property
     def name(self):
@@ -143,7 +144,9 @@ def _describe_failure(log, source_lines):
 
 
 def run(job, progress=None, timeout=900, keep=False):
-    """Run one job; `progress(job, text)` is called as the solver advances."""
+    """Run one job; `progress(job, text)` is called as the solver advances.
+    The job's own timeout, if it has one, wins over `timeout`."""
+    timeout = job.timeout or timeout
     os.makedirs(WORK, exist_ok=True)
     workdir = tempfile.mkdtemp(prefix=job.name.replace("~", "-") + "-", dir=WORK)
     filename = f"{job.design}_{job.prop}.sv"
