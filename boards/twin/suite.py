@@ -3,6 +3,9 @@ every SoC that has a board build (bitstreams/<board>-<core>.json), as the
 `irqlab` commands a user runs with a board on a serial port:
 
     irqlab bench --board B --cores C --port socket://...            every such SoC
+        (its board path, irqlab/suites/latency_board.py bench_board, without
+        the command's 600 s wall-clock limit: the twin runs about a hundred
+        times slower than a board; the headline suite, as the command runs it)
     irqlab demo pto --board B --cores C --port socket://...          those with the PTO
     irqlab demo modbus --board B --cores C --port ... --modbus-port ...   those with the Modbus UART
 
@@ -10,7 +13,7 @@ Results go to results/twin/<board>-<core>/ (bench), .../pto, .../modbus.
 Each command is one run of a freshly reset twin. A summary at the end: per
 command its exit status, wall time and the trace's loss.
 
-    python -m irqlab.boards.twin.suite [--board ulx3s] [--cores a,b] [--skip-demos]
+    python -m irqlab.boards.twin.suite [--board ulx3s] [--cores a,b] [--interrupts N] [--skip-demos]
 """
 
 import argparse
@@ -28,6 +31,22 @@ from irqlab.rows import row as row_info
 
 RX_GAP = 200            # docs/BOARDS.md, The board twin: the ITCM loader at 3 Mbaud
 MODBUS_BAUD = 115200
+MAX_SECONDS = 6 * 3600  # wall clock of one bench run on the twin
+
+_BENCH = """
+import sys, json
+from irqlab.host.benchmarks import suite_mask
+from irqlab.progress import Progress
+from irqlab.suites.latency_board import bench_board
+from irqlab.errors import UserError
+a = json.loads(sys.argv[1])
+config = {"tests": suite_mask("headline"), **({"lat_count": a["interrupts"]} if a["interrupts"] else {})}
+try:
+    bench_board(a["board"], a["core"], a["port"], config, a["out"], Progress(), max_seconds=a["max_seconds"])
+except UserError as e:
+    print(f"irqlab: error: {e}")
+    sys.exit(2)
+"""
 
 
 def built_cores(board):
@@ -43,12 +62,17 @@ def built_cores(board):
     return found
 
 
-def one(twin, args, out, progress, modbus=False):
-    """One irqlab command against a freshly started twin: (status, seconds, trace summary)."""
+def one(twin, args, out, progress, modbus=False, interrupts=None):
+    """One board path against a freshly started twin: (status, seconds, trace summary)."""
     os.makedirs(out, exist_ok=True)
     r = twinrun.start(twin, once=True, rx_gap=RX_GAP, log_path=os.path.join(out, "twin.log"),
                       modbus_baud=MODBUS_BAUD if modbus else None)
-    cmd = [sys.executable, "-m", "irqlab", *args, "--port", r.serial_url, "--out", out]
+    if args[0] == "bench":
+        cmd = [sys.executable, "-c", _BENCH, json.dumps({"board": twin.board.name, "core": twin.core, "port": r.serial_url,
+                                                         "out": out, "interrupts": interrupts,
+                                                         "max_seconds": MAX_SECONDS})]
+    else:
+        cmd = [sys.executable, "-m", "irqlab", *args, "--port", r.serial_url, "--out", out]
     if modbus:
         cmd += ["--modbus-port", r.modbus_url, "--bauds", str(MODBUS_BAUD)]
     progress.step(f"{twin.name}: irqlab {' '.join(args)}")
@@ -74,6 +98,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--board", default="ulx3s")
     ap.add_argument("--cores", help="rows, comma-separated (default: every row with a board build)")
+    ap.add_argument("--interrupts", type=int, help="interrupts in the latency test (default: the firmware's, 10000)")
     ap.add_argument("--skip-demos", action="store_true")
     a = ap.parse_args(argv)
     progress = Progress()
@@ -91,7 +116,7 @@ def main(argv=None):
             jobs.append((["demo", "modbus", "--board", a.board, "--cores", core], os.path.join(base, "modbus"), True))
         for args, out, modbus in jobs:
             rows.append((core, " ".join(args[:2] if args[0] == "demo" else args[:1]),
-                         *one(twin, args, out, progress, modbus)))
+                         *one(twin, args, out, progress, modbus, a.interrupts)))
     print(f"\nboard twin, {a.board}: results in {os.path.relpath(os.path.join(paths.RESULTS, 'twin'), paths.ROOT)}/")
     for core, what, status, seconds, note in rows:
         print(f"  {core:12} {what:12} {'ok' if status == 0 else f'exit {status}':8} {seconds:7.0f} s  {note}")
