@@ -39,6 +39,9 @@ def cmd_bench(args):
     if args.fw_option and args.suite != "ctxsw":
         from irqlab.errors import BenchError
         raise BenchError("--fw-option is the context-switch suite's: use it with --suite ctxsw")
+    if args.update and (args.suite == "digits" or args.port):
+        from irqlab.errors import BenchError
+        raise BenchError("--update records rows again in simulation: the latency, matrix and ctxsw suites")
     if args.suite in ("latency", "matrix", "all"):
         _bench_latency(args)
     if args.suite in ("ctxsw", "all"):
@@ -114,7 +117,8 @@ def _bench_ctxsw(args):
         config["samples"] = args.samples
     if args.seed is not None:
         config["seed"] = args.seed
-    results = ctxswbench.bench(_cores(args.cores), args.out, config, Progress(), args.fw_option, _jobs(args))
+    results = ctxswbench.bench(_cores(args.cores), args.out, config, Progress(), args.fw_option, _jobs(args),
+                               update=args.update)
     ctxswbench.print_results(results, args.out or paths.RESULTS)
     _print_throughput(results)
 
@@ -168,7 +172,7 @@ def _bench_latency(args):
         if args.board != "sim":
             from irqlab.errors import BenchError
             raise BenchError(f"--board {args.board} needs --port (the board's serial device)")
-        results = bench(_cores(args.cores), args.board, args.out, config, Progress(), _jobs(args))
+        results = bench(_cores(args.cores), args.board, args.out, config, Progress(), _jobs(args), update=args.update)
         out = args.out or paths.RESULTS
     print()
     print(f"irqlab benchmark: {results['board']}, {results['clock_hz'] / 1e6:.0f} MHz, git {results['git']}")
@@ -507,6 +511,9 @@ def parser():
     p.add_argument("--board", default="sim")
     p.add_argument("--cores", help="comma-separated (default: all)")
     p.add_argument("--out", help="results folder (default: results/)")
+    p.add_argument("--update", action="store_true",
+                   help="merge the rows run into the results already in --out (each row keeps the revision it "
+                        "ran at; the configuration must be the same): record some rows again")
     p.add_argument("--interrupts", type=int, help="interrupts in the latency test (default 10000)")
     p.add_argument("--phases", type=int, help="stimulation phases in the throughput test (default 8)")
     p.add_argument("--seed", type=lambda s: int(s, 0), help="arrival-jitter seed")

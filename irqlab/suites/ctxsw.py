@@ -39,9 +39,10 @@ def run_row(row, config, out_dir, progress=None, options=()):
     return res
 
 
-def bench(cores=None, out_dir=None, config=None, progress=None, fw_options=(), jobs=1):
+def bench(cores=None, out_dir=None, config=None, progress=None, fw_options=(), jobs=1, update=False):
     """Run the suite on every row named in `cores` (default: all), with the
     firmware build options named in `fw_options`; writes <out_dir>/ctxsw.json
+    (with `update`, merged into the one already there: irqlab/suites/update.py)
     and returns the results."""
     from irqlab import paths
     cores = cores or [r for r in ROWS if ROWS[r].ctxsw]
@@ -54,6 +55,9 @@ def bench(cores=None, out_dir=None, config=None, progress=None, fw_options=(), j
     results["suite"] = APP
     results["fw_options"] = [o.name for o in options]
     parallel.run_suite(results, lambda c: run_row(c, dict(config or {}), out_dir, progress, options), cores, jobs)
+    if update:
+        from irqlab.suites.update import merge_file
+        results = merge_file(os.path.join(out_dir, RESULTS_FILE), results)
     report.write_json(results, os.path.join(out_dir, RESULTS_FILE))
     report.write_text(os.path.join(out_dir, REPORT_FILE), markdown(results))
     return results

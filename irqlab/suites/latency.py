@@ -88,9 +88,10 @@ def write_outputs(results, out_dir):
     htmlreport.write(resultsfile.load(resultsfile.reported_in(out_dir)), out_dir)
 
 
-def bench(cores=None, board="sim", out_dir=None, config=None, progress=None, jobs=1):
+def bench(cores=None, board="sim", out_dir=None, config=None, progress=None, jobs=1, update=False):
     """Run every row named in `cores` (default: all), `jobs` at once, and
-    write the results."""
+    write the results; with `update`, merged into the results already in
+    `out_dir` (irqlab/suites/update.py)."""
     registry.board(board)
     cores = cores or list(ROWS)
     for c in cores:
@@ -100,5 +101,8 @@ def bench(cores=None, board="sim", out_dir=None, config=None, progress=None, job
     config = dict(config or {})
     results = parallel.run_suite(new_results(board, sim_clock_hz()),
                                  lambda c: run_row(c, config, out_dir, progress), cores, jobs)
+    if update:
+        from irqlab.suites.update import merge_file
+        results = merge_file(os.path.join(out_dir, "bench.json"), results)
     write_outputs(results, out_dir)
     return results
