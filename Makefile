@@ -7,6 +7,8 @@
 #   make record  record every result into docs/results/ (hours of simulation), then make readme
 #   make readme  rewrite README.md's generated blocks from docs/results/ (python -m irqlab.readme)
 #   make formal  the formal proofs and their negative controls alone (python -m formal; make test runs them too)
+#   make torture the random-interrupt torture as a soak: every CLIC row, >= 10^7 cycles a seed, fresh
+#                seeds printed first (TORTURE_SEEDS=... to reproduce; scripts/torture.sh); hours
 VENV := .venv
 IRQLAB := $(VENV)/bin/irqlab
 PYTEST_ARGS ?=
@@ -22,7 +24,7 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BOARD ?= ulx3s
 CORE ?= vexriscv
 
-.PHONY: all setup bench bench-all test test-boards bitstream load readme record formal clean distclean
+.PHONY: all setup bench bench-all test test-boards bitstream load readme record formal torture clean distclean
 
 all: bench
 
@@ -63,6 +65,9 @@ record: setup
 
 formal: setup
 	$(VENV)/bin/python -m formal
+
+torture: setup
+	bash scripts/torture.sh
 
 clean:
 	rm -rf build results

@@ -85,8 +85,11 @@ What is checked, and how:
    a source pending, the trap follows within BASE_LATENCY_MAX cycles.
 
 Reproduce a failure: IRQLAB_TORTURE_SEEDS=<seed>[,...] pytest tests/test_torture.py;
-IRQLAB_TORTURE_TURNS (workload length), IRQLAB_TORTURE_GAP (generator gap: smaller
-is a heavier storm) and IRQLAB_TORTURE_PEND (pend chance, 1/256) for soak runs.
+IRQLAB_TORTURE_TURNS (workload length), IRQLAB_TORTURE_SCALE (a factor on every
+row's turns), IRQLAB_TORTURE_GAP (generator gap: smaller is a heavier storm) and
+IRQLAB_TORTURE_PEND (pend chance, 1/256) for soak runs; IRQLAB_TORTURE_MIN_CYCLES
+makes a run shorter than that fail. `make torture` is the soak: every row for at
+least 10^7 cycles per seed, with fresh seeds it prints (scripts/torture.sh).
 """
 
 import bisect
@@ -121,12 +124,17 @@ TURNS = int(os.environ.get("IRQLAB_TORTURE_TURNS", _DEFAULTS["turns"]))
 TCM_TURNS_FACTOR = 1 if "IRQLAB_TORTURE_TURNS" in os.environ else 3
 
 
+SCALE = int(os.environ.get("IRQLAB_TORTURE_SCALE", "1"))
+MIN_CYCLES = int(float(os.environ.get("IRQLAB_TORTURE_MIN_CYCLES", "0")))
+
+
 def turns(row):
-    return TURNS * (TCM_TURNS_FACTOR if row_info(row).soc_config.tcm else 1)
+    return SCALE * TURNS * (TCM_TURNS_FACTOR if row_info(row).soc_config.tcm else 1)
 GAP = int(os.environ.get("IRQLAB_TORTURE_GAP", _DEFAULTS["gap"]))
 JITTER = _DEFAULTS["jitter"]
 PEND_CHANCE = int(os.environ.get("IRQLAB_TORTURE_PEND", _DEFAULTS["pend_chance"]))
-MAX_CYCLES = 20_000_000    # a run takes 2-6 M (the storm is finite: fw/torture/main.c)
+# A run takes 2-6 M cycles at scale 1 (the storm is finite: fw/torture/main.c).
+MAX_CYCLES = 20_000_000 * SCALE
 BASE_LATENCY_MAX = 150
 # An mret or a CSR instruction (mnxti) acts in execute and retires two cycles
 # later: memory and writeBack never hold it (no bus access, no divide).
@@ -779,6 +787,8 @@ def test_runs_to_completion(run):
     assert r.exit_code == 0, r.console + r.sim_log[-400:]
     assert "irqlab: exit 0" in r.console
     assert run.stats.intact and run.stats.hw_dropped == 0, run.stats.problems()
+    assert run.cycles >= MIN_CYCLES, (f"{run.cycles} cycles, the soak asks at least {MIN_CYCLES}: "
+                                      "raise IRQLAB_TORTURE_SCALE")
     errs = [e.data for e in analysis.events(run.records) if e.kind == "sw" and e.index == P.CH_ERRORS]
     assert errs[-2:] == [0xFFFFFFFF, 0], f"firmware errors: {[hex(e) for e in errs]}"
 
