@@ -7,6 +7,8 @@
 #   make record  record every result into docs/results/ (hours of simulation), then make readme
 #   make readme  rewrite README.md's generated blocks from docs/results/ (python -m irqlab.readme)
 #   make formal  the formal proofs and their negative controls alone (python -m formal; make test runs them too)
+#   make twin    the host's board paths, unmodified, against the board twin (boards/twin/) of every ULX3S SoC
+#                with a board build: the full benchmark per SoC, results in results/twin/; hours
 #   make torture the random-interrupt torture as a soak: every CLIC row, >= 10^7 cycles a seed, fresh
 #                seeds printed first (TORTURE_SEEDS=... to reproduce; scripts/torture.sh); hours
 VENV := .venv
@@ -24,7 +26,7 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BOARD ?= ulx3s
 CORE ?= vexriscv
 
-.PHONY: all setup bench bench-all test test-boards bitstream load readme record formal torture clean distclean
+.PHONY: all setup bench bench-all test test-boards bitstream load readme record formal torture twin clean distclean
 
 all: bench
 
@@ -68,6 +70,9 @@ formal: setup
 
 torture: setup
 	bash scripts/torture.sh
+
+twin: setup
+	nice -n 10 $(VENV)/bin/python -m irqlab.boards.twin.suite --board ulx3s
 
 clean:
 	rm -rf build results
