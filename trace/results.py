@@ -28,8 +28,8 @@ class Run:
 
     @property
     def source(self):
-        r = self.results
-        return f"{r.get('board', '?')}, {r.get('clock_hz', 0) / 1e6:g} MHz, git {r.get('git', '?')}"
+        r = self.results     # a row recorded again (irqlab bench --update) carries its own revision
+        return f"{r.get('board', '?')}, {r.get('clock_hz', 0) / 1e6:g} MHz, git {self.entry.get('git') or r.get('git', '?')}"
 
 
 def read(path):

@@ -29,7 +29,6 @@ from irqlab.boards.twin import run as twinrun, target
 from irqlab.progress import Progress
 from irqlab.rows import row as row_info
 
-RX_GAP = 200            # docs/BOARDS.md, The board twin: the ITCM loader at 3 Mbaud
 MODBUS_BAUD = 115200
 MAX_SECONDS = 6 * 3600  # wall clock of one bench run on the twin
 
@@ -65,7 +64,7 @@ def built_cores(board):
 def one(twin, args, out, progress, modbus=False, interrupts=None):
     """One board path against a freshly started twin: (status, seconds, trace summary)."""
     os.makedirs(out, exist_ok=True)
-    r = twinrun.start(twin, once=True, rx_gap=RX_GAP, log_path=os.path.join(out, "twin.log"),
+    r = twinrun.start(twin, once=True, log_path=os.path.join(out, "twin.log"),
                       modbus_baud=MODBUS_BAUD if modbus else None)
     if args[0] == "bench":
         cmd = [sys.executable, "-c", _BENCH, json.dumps({"board": twin.board.name, "core": twin.core, "port": r.serial_url,

@@ -47,6 +47,7 @@ struct itcm_load {
     uint32_t len, crc;
     uintptr_t rxtx, txfull, rxempty, ev_pending;
     uintptr_t base, size;
+    uint32_t crc_table[256];        /* the loader builds its CRC-32 table here */
 };
 extern const char itcm_loader_start[], itcm_loader_end[];
 
