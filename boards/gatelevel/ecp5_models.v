@@ -166,9 +166,15 @@ module DP16KD (
     // Clock-enabled outputs before the optional output register.
     reg [35:0] lat_a = 0, lat_b = 0, reg_a = 0, reg_b = 0;
 
+    // Collided bits by kind: port A wrote (B read), port B wrote (A read), both wrote.
+    reg [31:0] a_wrote = 0, b_wrote = 0, both_wrote = 0;
+
     task report(input [14:0] bit_at, input [71:0] what);
         begin
             collisions = collisions + 1;
+            if (what == "A+B write") both_wrote = both_wrote + 1;
+            else if (what == "A writes") a_wrote = a_wrote + 1;
+            else b_wrote = b_wrote + 1;
             if (collisions <= `GATELEVEL_REPORT_LIMIT)
                 $fwrite(32'h80000002, "DP16KD collision: %m bit %0d (%0s)\n", bit_at, what);
         end
@@ -202,13 +208,14 @@ module DP16KD (
         wrb = wrb_en && (CLKBMUX == "INV" ? !CLKB : CLKB);
         rdb = rdb_en && (CLKBMUX == "INV" ? !CLKB : CLKB);
         old_a = 0; now_a = 0; wen_a = 0; old_b = 0; now_b = 0; wen_b = 0;
-        for (i = 0; i < width_a; i = i + 1) begin
+        // (an idle port's bits are not looked at)
+        if (rda || wra) for (i = 0; i < width_a; i = i + 1) begin
             at_a[i] = place(width_a, ada, i);
             old_a[i] = mem[at_a[i] / 18][at_a[i] % 18];
             wen_a[i] = wra && enabled(width_a, ada, i);
             now_a[i] = wen_a[i] ? wda[i] : old_a[i];
         end
-        for (i = 0; i < width_b; i = i + 1) begin
+        if (rdb || wrb) for (i = 0; i < width_b; i = i + 1) begin
             at_b[i] = place(width_b, adb, i);
             old_b[i] = mem[at_b[i] / 18][at_b[i] % 18];
             wen_b[i] = wrb && enabled(width_b, adb, i);
@@ -232,9 +239,9 @@ module DP16KD (
                             now_a[i] = old_a[i];
                         end
                     end
-        for (i = 0; i < width_a; i = i + 1)
+        if (wra) for (i = 0; i < width_a; i = i + 1)
             if (wen_a[i]) mem[at_a[i] / 18][at_a[i] % 18] = now_a[i];
-        for (i = 0; i < width_b; i = i + 1)
+        if (wrb) for (i = 0; i < width_b; i = i + 1)
             if (wen_b[i]) mem[at_b[i] / 18][at_b[i] % 18] = now_b[i];
         if (rda)
             lat_a <= !wra ? old_a : WRITEMODE_A == "WRITETHROUGH" ? now_a
@@ -251,7 +258,8 @@ module DP16KD (
     end
 
     final if (collisions != 0)
-        $fwrite(32'h80000002, "DP16KD collisions: %m %0d\n", collisions);
+        $fwrite(32'h80000002, "DP16KD collisions: %m %0d (A writes %0d, B writes %0d, both %0d)\n",
+                collisions, a_wrote, b_wrote, both_wrote);
 
     wire [35:0] out_a = REGMODE_A == "OUTREG" ? reg_a : lat_a;
     wire [35:0] out_b = REGMODE_B == "OUTREG" ? reg_b : lat_b;
