@@ -48,7 +48,7 @@ def test_a_cached_kernel_needs_no_network(kernel, monkeypatch):
 
 
 def test_a_fetch_that_cannot_work_is_one_line_and_leaves_nothing(tmp_path):
-    code = ("import sys; from irqlab import freertos; "
+    code = ("import sys; from irqlab.builders import freertos; "
             "freertos.INDEX_URL = 'http://127.0.0.1:9/none'; sys.argv = ['x']; freertos.main()")
     env = dict(os.environ, IRQLAB_BUILD=str(tmp_path), IRQLAB_CARGO="/nonexistent/cargo")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
