@@ -9,6 +9,8 @@
 #   make formal  the formal proofs and their negative controls alone (python -m formal; make test runs them too)
 #   make twin    the host's board paths, unmodified, against the board twin (boards/twin/) of every ULX3S SoC
 #                with a board build: the full benchmark per SoC, results in results/twin/; hours
+#   make gatelevel  the gate-level check of fastirq and clic (make test: fastirq): the synth_ecp5 netlist
+#                against the RTL, record for record (boards/gatelevel/)
 #   make torture the random-interrupt torture as a soak: every CLIC row, >= 10^7 cycles a seed, fresh
 #                seeds printed first (TORTURE_SEEDS=... to reproduce; scripts/torture.sh); hours
 VENV := .venv
@@ -26,7 +28,7 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BOARD ?= ulx3s
 CORE ?= vexriscv
 
-.PHONY: all setup bench bench-all test test-boards bitstream load readme record formal torture twin clean distclean
+.PHONY: all setup bench bench-all test test-boards bitstream load readme record formal torture twin gatelevel clean distclean
 
 all: bench
 
@@ -73,6 +75,9 @@ torture: setup
 
 twin: setup
 	nice -n 10 $(VENV)/bin/python -m irqlab.boards.twin.suite --board ulx3s
+
+gatelevel: setup
+	GATELEVEL_SOCS=fastirq,clic $(VENV)/bin/python -m pytest -q -s tests/test_gatelevel.py
 
 clean:
 	rm -rf build results
