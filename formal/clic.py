@@ -145,16 +145,25 @@ PROVE_DEPTH = 4      # D + 2: every register of the design and of the properties
 MUTANT_DEPTH = 8     # BMC from reset: each mutant is caught within 4 cycles, 8 leaves margin
 
 
-def jobs():
+def migen_jobs(design, top, generated, with_properties, properties, mutants, prove_depth, mutant_depth):
+    """The jobs of a design generated from Migen: each property group proven
+    by k-induction to prove_depth(group), each mutant (name, group, about,
+    pattern, replacement: a regex edit of the generated Verilog) by BMC from
+    reset to mutant_depth, where it must fail."""
     out = []
-    for group, about in PROPERTIES.items():
+    for group, about in properties.items():
         def text(group=group):
             v, b = generated()
             return with_properties(v, b, group)
-        out.append(Job("clic", group, text, "clic", "prove", PROVE_DEPTH, about=about))
-    for name, group, about, pattern, repl in MUTANTS:
+        out.append(Job(design, group, text, top, "prove", prove_depth(group), about=about))
+    for name, group, about, pattern, repl in mutants:
         def text(group=group, pattern=pattern, repl=repl):
             v, b = generated()
             return with_properties(mutate(v, pattern, repl), b, group)
-        out.append(Job("clic", group, text, "clic", "bmc", MUTANT_DEPTH, mutant=name, about=about))
+        out.append(Job(design, group, text, top, "bmc", mutant_depth, mutant=name, about=about))
     return out
+
+
+def jobs():
+    return migen_jobs("clic", "clic", generated, with_properties, PROPERTIES, MUTANTS,
+                      lambda group: PROVE_DEPTH, MUTANT_DEPTH)

@@ -22,7 +22,7 @@ import os
 from migen import Memory
 from migen.fhdl import verilog
 
-from .clic import mutate
+from .clic import migen_jobs, mutate
 from .sby import Job
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -151,15 +151,5 @@ MUTANT_DEPTH = 8
 
 
 def jobs():
-    out = []
-    for group, about in PROPERTIES.items():
-        def text(group=group):
-            v, b = generated()
-            return with_properties(v, b, group)
-        out.append(Job("tracer", group, text, "tracer", "prove", PROVE_DEPTH[group], about=about))
-    for name, group, about, pattern, repl in MUTANTS:
-        def text(group=group, pattern=pattern, repl=repl):
-            v, b = generated()
-            return with_properties(mutate(v, pattern, repl), b, group)
-        out.append(Job("tracer", group, text, "tracer", "bmc", MUTANT_DEPTH, mutant=name, about=about))
-    return out
+    return migen_jobs("tracer", "tracer", generated, with_properties, PROPERTIES, MUTANTS,
+                      PROVE_DEPTH.__getitem__, MUTANT_DEPTH)

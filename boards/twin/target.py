@@ -38,7 +38,6 @@ of firmware alone costs a generation, not a compile.
 
 import dataclasses
 import hashlib
-import importlib.metadata
 import json
 import os
 import re
@@ -105,17 +104,14 @@ def _hash_tree(h, rels):
 
 def _project_hash(board, core):
     from irqlab.builders import core as corebuild
+    from irqlab.drivers import sim
     from irqlab.rows import row as row_info
     cfg = row_info(core).soc_config
     h = hashlib.sha256(f"{board}/{core}".encode())
     if cfg.own_core:
         h.update(f"core={cfg.core_variant}:{corebuild.core_hash(cfg.core_variant)}".encode())
     _hash_tree(h, PROJECT_INPUTS)
-    for p in PACKAGES:
-        try:
-            h.update(f"{p}={importlib.metadata.version(p)}".encode())
-        except importlib.metadata.PackageNotFoundError:
-            pass
+    sim.hash_packages(h, PACKAGES)
     return h.hexdigest()[:16]
 
 

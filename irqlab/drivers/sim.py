@@ -81,12 +81,18 @@ def _model_hash(soc):
                 h.update(fh.read())
     # Of the host–firmware protocol the gateware uses only the generator's modes.
     h.update(repr(sorted(protocol.GEN_MODES.items())).encode())
-    for p in PACKAGES:
+    hash_packages(h, PACKAGES)
+    return h.hexdigest()[:16]
+
+
+def hash_packages(h, packages):
+    """Add the installed version of each package (if installed) to hash `h`:
+    a cached build made from their sources is stale when one changes."""
+    for p in packages:
         try:
             h.update(f"{p}={importlib.metadata.version(p)}".encode())
         except importlib.metadata.PackageNotFoundError:
             pass
-    return h.hexdigest()[:16]
 
 
 def ensure_model(row, progress=None):
