@@ -83,6 +83,11 @@ ROWS = {r.name: r for r in [
     Row("fastirq-dport", "fastirq-dport", "irqlab core, CLIC + fastirq, vectored, the frame stored through the "
         "data port in the cycles the core leaves free, ITCM + DTCM", "rv32im", hw_vectoring=True,
         b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
+    # fastctx: fastirq with task contexts; the FreeRTOS port switches tasks
+    # by switching contexts (docs/FREERTOS.md).
+    Row("fastctx", "fastctx", "irqlab core, CLIC + fastirq + 8 task contexts: a task switch moves no register "
+        "through memory, ITCM + DTCM", "rv32im", hw_vectoring=True, b_symbol="irq_context_saved_{irq}",
+        ret_symbol="irq_return_{irq}"),
     Row("fastirq-rv32e", "fastirq", "irqlab core, CLIC + fastirq, firmware built for RV32E (ilp32e), ITCM + DTCM",
         "rv32em", mabi="ilp32e", hw_vectoring=True, b_symbol="irq_context_saved_{irq}", ret_symbol="irq_return_{irq}"),
     # The `clic` firmware on the Wishbone memory path: what single-cycle memory buys.

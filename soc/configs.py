@@ -77,6 +77,9 @@ class SocConfig:
     # (False), or the core's data bus in the cycles execute leaves it free
     # (True: the core variant's FastIrqPlugin(saveThroughDataBus)).
     fast_irq_data_port: bool = False
+    # Task contexts of the fast-interrupt extension (FastIrqPlugin `contexts`):
+    # the register file once per context, switched by a return (1: none).
+    fast_contexts: int = 1
     itcm_size: int = 0x10000  # the FreeRTOS application with the CLIC stubs needs > 32 KiB
     dtcm_size: int = 0x8000
 
@@ -87,6 +90,7 @@ class SocConfig:
         assert self.memory != "tcm" or self.own_core, f"{self.name}: TCMs need the own core's native buses"
         assert not self.fast_irq or (self.tcm and self.irq_model == "clic"), f"{self.name}: fastirq needs the CLIC and the DTCM"
         assert self.fast_irq or not self.fast_irq_data_port, f"{self.name}: fast_irq_data_port without fast_irq"
+        assert self.fast_irq or self.fast_contexts == 1, f"{self.name}: fast_contexts without fast_irq"
 
     @property
     def own_core(self):
@@ -144,6 +148,7 @@ class SocConfig:
             "IRQLAB_HAS_TCM": int(self.tcm),
             "IRQLAB_HAS_FASTIRQ": int(self.fast_irq),
             "IRQLAB_FASTIRQ_DATA_PORT": int(self.fast_irq_data_port),
+            "IRQLAB_FASTIRQ_CONTEXTS": self.fast_contexts,
             "IRQLAB_HAS_MODBUS_UART": int(self.modbus_uart),
             "IRQLAB_HAS_CACHES": int(self.caches),
             "IRQLAB_HAS_PTO": int(self.pto),
@@ -170,6 +175,10 @@ SOCS = {s.name: s for s in [
               "irqlab core with the CLIC and fastirq, the frame stored through the data port, ITCM + DTCM",
               irq_model="clic", retire_port=True, clic_sources=64, memory="tcm", fast_irq=True,
               fast_irq_data_port=True),
+    SocConfig("fastctx", OWN_CPU_TYPE, "fastctx-native",
+              "irqlab core with the CLIC, fastirq and 8 task contexts (a task switch is a context switch "
+              "in the register file), ITCM + DTCM",
+              irq_model="clic", retire_port=True, clic_sources=64, memory="tcm", fast_irq=True, fast_contexts=8),
     # The CLIC core with its memory on LiteX's Wishbone bus, as before the
     # TCMs: what the memory path costs.
     SocConfig("clic-bus", OWN_CPU_TYPE, "clic", "irqlab core with the CLIC, code and data on the Wishbone bus",

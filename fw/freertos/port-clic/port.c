@@ -84,8 +84,46 @@ static void task_exit_error(void) {
 #define SLOT_CAUSE 1
 #endif
 
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
+/* With task contexts (portasm.S says how they are used): each task's record
+ * at the top of its stack, pxTopOfStack its address. Contexts 1 .. N-1 go
+ * to the first tasks (a deleted task's context to the next one created);
+ * the others share context 0 with the boot code and keep their registers
+ * in memory between runs. */
+struct port_record {
+    uint32_t context;
+    StackType_t *saved;              /* the context in memory, or 0 */
+    uint32_t unused[2];              /* 16 bytes: the stack's alignment */
+};
+static uint32_t contexts_free = ((1u << IRQLAB_FASTIRQ_CONTEXTS) - 1) & ~1u;
+
+static uint32_t context_take(void) {
+    uint32_t c = 0;
+    vPortEnterCritical();
+    if (contexts_free) {
+        c = __builtin_ctz(contexts_free);
+        contexts_free &= ~(1u << c);
+    }
+    vPortExitCritical();
+    return c;
+}
+
+void vPortTaskDeleted(void *tcb) {
+    struct port_record *r = *(struct port_record **)tcb;     /* pxTopOfStack */
+    if (r->context) {
+        vPortEnterCritical();
+        contexts_free |= 1u << r->context;
+        vPortExitCritical();
+    }
+}
+#endif
+
 StackType_t *pxPortInitialiseStack(StackType_t *top, TaskFunction_t code, void *params) {
     top = (StackType_t *)((uintptr_t)top & ~(uintptr_t)15);
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
+    struct port_record *record = (struct port_record *)top - 1;
+    top = (StackType_t *)record;
+#endif
     StackType_t *sp = top - FRAME_WORDS;
     for (int i = 0; i < FRAME_WORDS; i++)
         sp[i] = 0;
@@ -93,7 +131,13 @@ StackType_t *pxPortInitialiseStack(StackType_t *top, TaskFunction_t code, void *
     sp[SLOT_CAUSE] = INITIAL_MCAUSE;
     sp[SLOT_RA] = (StackType_t)task_exit_error;
     sp[SLOT_A0] = (StackType_t)params;
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
+    record->context = context_take();
+    record->saved = sp;
+    return (StackType_t *)record;
+#else
     return sp;
+#endif
 }
 
 /* The tick: called on the ISR stack by port_tick_entry. Returns nonzero when

@@ -25,6 +25,7 @@
  * Cortex-M's BASEPRI. A nested handler keeps every register but the CSRs,
  * and sp is a valid stack at every instruction. */
     .equ MSTATUS_MIE, 8
+    .equ MSTATUS_MPIE, 0x80
 
     /* sp := the word at sym, through t0 (free wherever this is used): the
      * assembler's `lw sp, sym` goes through sp itself (auipc sp first), and a
@@ -174,6 +175,139 @@ port_entries_end:
     .endr
     .endm
 
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
+/* With task contexts (FastIrqPlugin `contexts`; docs/FREERTOS.md "Task
+ * contexts"): a task that owns a context keeps its registers there, and a
+ * switch is a return into the next task's context (mfastctx), which moves
+ * no register through memory. pxTopOfStack points at the task's record
+ * (port.c struct port_record) at the top of its stack:
+ *     REC_CTX   the task's context (0: shared by the tasks beyond the
+ *               hardware's, whose registers live in memory between runs)
+ *     REC_SAVED the address of its context in memory (the layout above),
+ *               or 0 when its registers are in its context.
+ * A context whose task's registers are in memory is switched into at
+ * port_context_load, which loads them. */
+    .equ REC_CTX, 0
+    .equ REC_SAVED, 4
+    .equ CSR_MFASTCTX, 0x7C2
+    .equ CSR_MFASTCTXPC, 0x7C3
+
+    .section .text.port_entries, "ax"
+    .global port_entries_begin         /* the entries' code lies in [begin, end) */
+port_entries_begin:
+    .balign 4
+    .global port_tick_entry
+port_tick_entry:
+    csrsi mstatus, MSTATUS_MIE      /* the frame holds mepc and mcause (nested
+                                       entries wait for its drain) */
+    sw sp, port_task_sp, t0         /* the task's frame */
+    SET_SP port_isr_stack_top
+    call port_tick                  /* a0: switch tasks */
+    SET_SP port_task_sp
+    bnez a0, port_tick_switch
+    EMRET                           /* back to the task's bank, or on to a pending interrupt */
+    j port_restore_frame            /* an interrupt nested into the tick used the bank */
+    .global port_tick_switch        /* traced by the tests: retires only in ticks that switch */
+port_tick_switch:
+    j port_switch
+
+    .balign 4
+    .global port_yield_entry
+port_yield_entry:
+    csrsi mstatus, MSTATUS_MIE
+port_switch:                        /* sp: the running task's frame */
+    lw t0, pxCurrentTCB
+    lw t0, 0(t0)                    /* its record */
+    lw t1, REC_SAVED(t0)
+    lw t2, REC_CTX(t0)
+    bnez t1, 1f                     /* not loaded yet: its copy in memory stands */
+    bnez t2, 1f                     /* in its own context: nothing to save */
+    SAVE_CALLEE                     /* the shared context: into memory (the */
+    sw sp, REC_SAVED(t0)            /* drain completes the frame) */
+1:  sw sp, port_task_sp, t1
+    SET_SP port_isr_stack_top
+    call vTaskSwitchContext
+    SET_SP port_task_sp
+    lw t0, pxCurrentTCB
+    lw t0, 0(t0)                    /* the next task's record */
+    lw t1, REC_SAVED(t0)
+    lw t2, REC_CTX(t0)
+    csrr a0, CSR_MFASTCTX
+    csrci mstatus, MSTATUS_MIE      /* from here to the return: one decision */
+    andi a0, a0, 15                 /* the current context */
+    beq t2, a0, port_same_context
+    slli t2, t2, 8
+    csrw CSR_MFASTCTX, t2           /* the return goes into the next context */
+    beqz t1, 2f
+    la a1, port_context_load        /* ... at the loader, its registers being in memory, */
+    csrw CSR_MFASTCTXPC, a1
+    li a1, MSTATUS_MPIE             /* which starts with interrupts off */
+    csrc mstatus, a1
+2:  EMRET                           /* the switch */
+    /* An interrupt nested into this handler used the task's bank: its
+     * registers are in its frame. Load them into this bank, which becomes
+     * the task's, and switch with mret. */
+    lw ra, 0(sp)
+    lw t0, 4(sp)
+    .set slot, 4
+    .irp n, A_REGS
+    lw x\n, (4 * slot)(sp)
+    .set slot, slot + 1
+    .endr
+    lw t1, OFF_EPC(sp)
+    lw t2, OFF_CAUSE(sp)
+    csrw mepc, t1                   /* saved as the task's pc by the switch */
+    csrw mcause, t2
+    csrr t1, CSR_MFASTCTXPC
+    la t2, port_context_load
+    bne t1, t2, 3f
+    li t1, MSTATUS_MPIE             /* into the loader: interrupts off */
+    csrc mstatus, t1
+3:  lw t1, 8(sp)
+    lw t2, 12(sp)
+    mret                            /* the switch (sp stays: the task's frame) */
+
+port_same_context:                  /* t1: REC_SAVED of the next task */
+    bnez t1, port_context_load      /* the shared context: load the next task */
+    EMRET                           /* the same task in its context */
+    j port_restore_frame
+
+    .balign 4
+    .global port_start_first_task
+port_start_first_task:
+    csrci mstatus, MSTATUS_MIE      /* nothing comes in before the first task runs */
+    csrw 0x347, zero                /* mintthresh: nothing held */
+    lw t0, pxCurrentTCB
+    lw t0, 0(t0)
+    lw t2, REC_CTX(t0)
+    beqz t2, port_context_load      /* the boot code's context */
+    slli t2, t2, 8
+    csrw CSR_MFASTCTX, t2
+    la t1, port_context_load
+    csrw CSR_MFASTCTXPC, t1
+    li t1, MSTATUS_MPIE
+    csrc mstatus, t1
+    mret                            /* into the task's context, at the loader */
+
+    /* Into pxCurrentTCB's task from its context in memory: entered in the
+     * context it runs in, with interrupts off (a switching return clears
+     * MPIE first): an entry before the load would store its frame below
+     * whatever sp the context held. */
+    .global port_context_load
+port_context_load:
+    lw t0, pxCurrentTCB
+    lw t0, 0(t0)
+    lw sp, REC_SAVED(t0)
+    sw zero, REC_SAVED(t0)
+    .set slot, 0
+    .irp n, CALLEE_SAVED
+    lw x\n, (4 * slot)(sp)
+    .set slot, slot + 1
+    .endr
+    addi sp, sp, CALLEE
+    j port_restore_frame
+
+#else
     .section .text.port_entries, "ax"
     .global port_entries_begin         /* the entries' code lies in [begin, end) */
 port_entries_begin:
@@ -222,6 +356,7 @@ port_restore_task:                  /* into pxCurrentTCB's task */
     .set slot, slot + 1
     .endr
     addi sp, sp, CALLEE
+#endif
 port_restore_frame:                 /* the hardware frame at sp into the current bank */
     lw ra, 0(sp)
     lw t0, 4(sp)
@@ -245,5 +380,6 @@ port_entries_end:
     .section .sbss.port_tick_frame, "aw", @nobits
     .balign 4
 port_tick_frame:                    /* the ticked task's frame during the tick */
+port_task_sp:                       /* (the same word, by its name in the context build) */
     .word 0
 #endif

@@ -21,6 +21,7 @@
 #define PORTMACRO_H
 
 #include <stdint.h>
+#include "irqlab_features.h"
 #include "clic.h"
 
 #define portCHAR        char
@@ -103,6 +104,12 @@ static inline uint32_t ulPortHighestBit(uint32_t x) {
 #define portRECORD_READY_PRIORITY(prio, ready)  ((ready) |= (1UL << (prio)))
 #define portRESET_READY_PRIORITY(prio, ready)   ((ready) &= ~(1UL << (prio)))
 #define portGET_HIGHEST_PRIORITY(top, ready)    ((top) = ulPortHighestBit(ready))
+#endif
+
+/* Task contexts (port.c): a deleted task's context goes back to the pool. */
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
+void vPortTaskDeleted(void *tcb);
+#define portCLEAN_UP_TCB(tcb)         vPortTaskDeleted(tcb)
 #endif
 
 #define portHAS_NESTED_INTERRUPTS     1

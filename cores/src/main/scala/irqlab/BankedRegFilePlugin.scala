@@ -23,18 +23,28 @@ import vexriscv.plugin._
   *    plugin that completes an instruction outside the pipeline
   *    (FastIrqPlugin: a load the entry left behind). It has the write port
   *    first: writeBack waits that cycle if it writes too.
+  *  - With `contextCount` > 1 the whole file (every bank) exists once per
+  *    task context: `context` is the context decode reads (driven by the
+  *    switching plugin), `writeContext` the one writeBack writes. The plugin
+  *    changes them only while no instruction is in flight (FastIrqPlugin's
+  *    context switch waits for the older instructions and flushes the
+  *    younger), so no instruction needs to carry its context.
   */
 trait RegFileBanks {
   def bankCount: Int
   def bank: UInt
+  def contextCount: Int
+  def context: UInt
+  def writeContext: UInt
   def inject: Flow[Bits]
   def isBanked(reg: Int): Boolean
   def isBanked(reg: UInt): Bool                  // the same, in hardware
-  def drainRead(bank: UInt, reg: UInt): Bits
+  def drainRead(context: UInt, bank: UInt, reg: UInt): Bits
   def sideWrite: Flow[RegWrite]
 }
 
-case class RegWrite() extends Bundle {
+case class RegWrite(contextBits: Int) extends Bundle {
+  val context = UInt(contextBits bits)
   val bank = UInt(1 bits)
   val reg = UInt(5 bits)
   val data = Bits(32 bits)
@@ -64,16 +74,22 @@ object RegBank {
   * bypassed from them (FastIrqPlugin: the interrupted code needs nothing
   * from the handler's fresh bank; `emret` waits for older instructions).
   */
-class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int => Boolean = _ => true)
+class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int => Boolean = _ => true,
+                          contexts: Int = 1)
     extends Plugin[VexRiscv] with RegFileService with RegFileBanks {
   require(banks == 1 || banks == 2, "banks: 1 or 2")
+  require(contexts >= 1 && isPow2(contexts), "contexts: a power of two")
+  val contextBits: Int = log2Up(contexts) max 1          // the signals have a bit even with one context
 
   override def readStage(): Stage = pipeline.decode
   override def bankCount: Int = banks
+  override def contextCount: Int = contexts
   override def isBanked(reg: Int): Boolean = banks > 1 && reg != 0 && banked(reg)
   override def isBanked(reg: UInt): Bool =
     B((0 until (1 << reg.getWidth)).filter(isBanked).map(k => BigInt(1) << k).sum, (1 << reg.getWidth) bits)(reg)
   var bank: UInt = null
+  var context: UInt = null
+  var writeContext: UInt = null
   var inject: Flow[Bits] = null
   var sideWrite: Flow[RegWrite] = null
   private var ram: Mem[Bits] = null
@@ -86,21 +102,23 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
     decoder.addDefault(RS2_USE, False)
     decoder.addDefault(REGFILE_WRITE_VALID, False)
     bank = UInt(1 bits)
+    context = UInt(contextBits bits)
+    writeContext = UInt(contextBits bits)
     inject = Flow(Bits(32 bits))
-    sideWrite = Flow(RegWrite())
+    sideWrite = Flow(RegWrite(contextBits))
   }
 
-  /** The RAM address of register `reg` in `bank`: banked registers have the
-    * bank as the address's top bit, shared ones are in bank 0. */
-  private def address(bank: UInt, reg: Bits): UInt = {
+  /** The RAM address of register `reg` in `bank` of `context`: banked
+    * registers have the bank as the address's bit above the register
+    * number, shared ones are in bank 0; the context is the top. */
+  private def address(context: UInt, bank: UInt, reg: Bits): UInt = {
     val r = reg(regBits - 1 downto 0).asUInt
-    if (banks == 1) r
-    else {
-      (bank & isBanked(r).asUInt) @@ r
-    }
+    val inContext = if (banks == 1) r else (bank & isBanked(r).asUInt) @@ r
+    if (contexts == 1) inContext else context @@ inContext
   }
 
-  override def drainRead(bank: UInt, reg: UInt): Bits = ram.readSync(address(bank, reg.asBits.resize(regBits)))
+  override def drainRead(context: UInt, bank: UInt, reg: UInt): Bits =
+    ram.readSync(address(context, bank, reg.asBits.resize(regBits)))
 
   /** The instruction the fetcher delivers to decode this cycle (the
     * fetcher's own signal, found by its name: it is local to the fetch
@@ -129,8 +147,9 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
     import pipeline.config._
     import RegBank._
 
-    ram = Mem(Bits(32 bits), banks << regBits).addAttribute(Verilator.public)
+    ram = Mem(Bits(32 bits), contexts * (banks << regBits)).addAttribute(Verilator.public)
     if (banks == 1) bank := 0
+    if (contexts == 1) { context := 0; writeContext := 0 }
     inject.setIdle()                                       // a switching plugin overrides
     sideWrite.setIdle()                                    // a completing plugin overrides
 
@@ -155,7 +174,7 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
       def read(field: Range): Bits = {
         def one(instr: Bits): (Bits, Bool) = {
           val reg = instr(field)
-          (ram.readSync(address(bank, reg)), RegNext(reg(regBits - 1 downto 0) === 0))
+          (ram.readSync(address(context, bank, reg)), RegNext(reg(regBits - 1 downto 0) === 0))
         }
         val (heldData, heldZero) = one(held)
         val (fetchedData, fetchedZero) = one(fetched)
@@ -179,8 +198,9 @@ class BankedRegFilePlugin(banks: Int = 1, rv32e: Boolean = false, banked: Int =>
       val writes = arbitration.isValid && output(REGFILE_WRITE_VALID)
       when(sideWrite.valid && writes) { arbitration.haltItself := True }
       port.valid := sideWrite.valid || (writes && arbitration.isFiring)
-      port.address := sideWrite.valid ? address(sideWrite.bank, sideWrite.reg.asBits) |
-                      address(if (banks > 1) output(REG_BANK) else U(0, 1 bits), output(INSTRUCTION)(Riscv.rdRange))
+      port.address := sideWrite.valid ? address(sideWrite.context, sideWrite.bank, sideWrite.reg.asBits) |
+                      address(writeContext, if (banks > 1) output(REG_BANK) else U(0, 1 bits),
+                              output(INSTRUCTION)(Riscv.rdRange))
       port.data := sideWrite.valid ? sideWrite.data | output(REGFILE_WRITE_DATA)
     }
   }

@@ -13,6 +13,8 @@ trait FastIrqControl {
   def injected(stage: Stage): Bool  // the stage holds an instruction the plugin injected
   def entryWaits: Bool          // memory holds a load waiting on the bus that an entry cannot leave behind
   def loadLeft: Bool            // a load the entry left behind is not written yet (mret, emret wait)
+  def switchPending: Bool       // the next return (emret that switches back, mret) goes into another context
+  def switchTarget: UInt        // ... to this pc (that context's saved pc)
 }
 
 /** The fast-interrupt extension (`fastirq`, after CV32RT, seed 000 Sec.
@@ -85,8 +87,35 @@ trait FastIrqControl {
   * waits while memory holds a load stuck by writeBack (the split's held
   * answer must survive), and for `dBus.cmd.ready`. No `fastirqSave_*` ports
   * then; the rules above hold unchanged.
+  *
+  * Task contexts (`contexts` > 1, variant `fastctx`): the whole register file,
+  * both banks, exists once per context (BankedRegFilePlugin `contexts`: the
+  * context is the top of the RAM address; 8 contexts of 64 words fill the
+  * 512 words of one ECP5 block RAM per read port, which the 64-word file
+  * already occupies). A task that owns a context keeps its registers there
+  * while other tasks run, so a task switch moves no register through
+  * memory. CSRs:
+  *  - 0x7C2 mfastctx: bits 3:0 the current context (read-only), bits 11:8
+  *    the context the next return goes into (read/write; an interrupt entry
+  *    sets it to the current one), bits 23:16 the number of contexts.
+  *  - 0x7C3 mfastctxpc: the saved pc of the context in bits 11:8 of
+  *    mfastctx (read/write): where that context goes on when switched into.
+  * A return (emret that switches the bank back, or mret) with the next
+  * context other than the current one switches: it waits for the older
+  * instructions to leave memory and writeBack (they write the context they
+  * ran in), saves mepc as the current context's pc and the bank the
+  * interrupted code would have returned to (emret: the other; mret: this
+  * one) as its own, then jumps to the next context's saved pc (which
+  * becomes mepc), with that context's own bank, and puts
+  * `addi sp, sp, FRAME` into decode, reading the next context's sp, as
+  * emret does: a task is switched out after its entry moved sp down by
+  * FRAME, and switched in with sp moved back. The switched-out task's drain
+  * goes on to the end, so its frame in memory is complete too. An emret
+  * with a switch pending does not chain: the switch comes first, and the
+  * pending interrupt is taken in the next task.
   */
-class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexRiscv] with FastIrqControl {
+class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int = 1)
+    extends Plugin[VexRiscv] with FastIrqControl {
   import FastIrqPlugin._
 
   var enabled: Bool = null
@@ -94,6 +123,8 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
   var bankLive: Bool = null
   var entryWaits: Bool = null
   var loadLeft: Bool = null
+  var switchPending: Bool = null
+  var switchTarget: UInt = null
   object INJECTED extends Stageable(Bool)
   object INJECTED_ENTRY extends Stageable(Bool)    // ... the entry's adjustment
   override def injected(stage: Stage): Bool = stage.input(INJECTED)
@@ -104,6 +135,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
   var saveReady: Bool = null
   private var trap: TrapCsrPlugin = null
   private var configCsr, statusCsr: CsrSlot = null
+  private var contextCsr, contextPcCsr: CsrSlot = null
 
   override def setup(pipeline: VexRiscv): Unit = {
     trap = pipeline.plugins.collectFirst { case t: TrapCsrPlugin => t }
@@ -113,8 +145,17 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
     if (banks.bankCount != 2) SpinalError("FastIrqPlugin needs BankedRegFilePlugin(banks = 2)")
     for (r <- 1 until 32) if (banks.isBanked(r) != callerSavedI.contains(r))
       SpinalError(s"FastIrqPlugin: x$r banked=${banks.isBanked(r)}, expected the ilp32 caller-saved set")
+    require(contexts >= 1 && contexts <= 16, "FastIrqPlugin: 1 to 16 contexts")
+    if (banks.contextCount != contexts)
+      SpinalError(s"FastIrqPlugin(contexts = $contexts) needs BankedRegFilePlugin(contexts = $contexts)")
     configCsr = trap.addCsr(0x7C0)
     statusCsr = trap.addCsr(0x7C1)
+    if (contexts > 1) {
+      contextCsr = trap.addCsr(0x7C2)
+      contextPcCsr = trap.addCsr(0x7C3)
+    }
+    switchPending = Bool()
+    switchTarget = UInt(32 bits)
     enabled = Bool()
     entryBlocked = Bool()
     bankLive = Bool()
@@ -162,16 +203,29 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
       val entry = en && trap.interruptEntry
       val back = trap.emretSwitch
 
+      // ------------------------------------------------ task contexts
+      // (contexts > 1: the header's "Task contexts")
+      val contextBits = log2Up(contexts) max 1
+      val context = Reg(UInt(contextBits bits)) init (0)
+      val contextNext = Reg(UInt(contextBits bits)) init (0)
+      val liveBank = Vec(Reg(UInt(1 bits)) init (0), contexts)   // a switched-out context's own bank
+      val contextPc = Vec(Reg(UInt(32 bits)) init (0), contexts) // ... and where it goes on
+      switchPending := (if (contexts > 1) contextNext =/= context else False)
+      switchTarget := contextPc(contextNext)
+      val switchNow = (back || trap.mretSwitch) && switchPending
+      banks.context := switchNow ? contextNext | context       // the injected adjustment is the next context's
+      banks.writeContext := context
+
       // ---------------------------------- the injected sp adjustment
       // Decided in the entry's (or emret's) cycle, in decode in the next:
       // the register file reads sp for it in the deciding cycle (inject).
       val adjust = (entry ? (U(0, 12 bits) - frameBytes) | frameBytes).asBits
       val addiSp = adjust ## B"00010" ## B"000" ## B"00010" ## B"0010011"     // addi sp, sp, adjust
-      when(entry || back) {
+      when(entry || back || switchNow) {
         banks.inject.valid := True
         banks.inject.payload := addiSp
       }
-      val injecting = RegNext(entry || back) init (False)
+      val injecting = RegNext(entry || back || switchNow) init (False)
       val injectWord = RegNext(addiSp)
       val injectIsEntry = RegNext(entry)
       decode.insert(INJECTED) := injecting
@@ -186,6 +240,22 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
 
       when(entry) { bank := ~bank; live := True }
       when(back) { bank := ~bank; live := False }
+      if (contexts > 1) {
+        when(switchNow) {
+          context := contextNext
+          liveBank(context) := back ? ~bank | bank    // emret: the bank it would return to; mret: this one
+          bank := liveBank(contextNext)
+          contextPc(context) := trap.mepcValue
+        }
+        when(entry) { contextNext := context }          // a new handler returns where it came from
+        when(contextCsr.write.valid) { contextNext := contextCsr.write.payload(8 + contextBits - 1 downto 8).asUInt }
+        when(contextPcCsr.write.valid) {
+          contextPc(contextNext) := contextPcCsr.write.payload(31 downto 2).asUInt @@ U"00"
+        }
+        contextCsr.read := B(contexts, 8 bits).resize(16) ## B(0, 4 bits) ## contextNext.asBits.resize(4) ##
+                           B(0, 4 bits) ## context.asBits.resize(4)
+        contextPcCsr.read := contextPc(contextNext).asBits
+      }
 
       // ----------------------------------- a load the entry leaves behind
       // A load still waiting on the bus in memory (Wishbone: a peripheral's
@@ -217,6 +287,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
         val pending = RegInit(False)        // the answer has not come yet
         val arrived = RegInit(False)        // it came last cycle: written now
         val reg = Reg(UInt(5 bits))
+        val regContext = Reg(UInt(contextBits bits))
         val regBank = Reg(UInt(1 bits))
         val doesWrite = Reg(Bool())
         val funct3 = Reg(Bits(3 bits))
@@ -231,6 +302,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
         when(now) {
           pending := True
           reg := rd
+          regContext := context
           regBank := memory.input(RegBank.REG_BANK)
           doesWrite := writes
           funct3 := memory.input(INSTRUCTION)(14 downto 12)
@@ -245,6 +317,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
           default -> shifted)
         when(arrived && doesWrite) {
           banks.sideWrite.valid := True
+          banks.sideWrite.context := regContext
           banks.sideWrite.bank := regBank
           banks.sideWrite.reg := reg
           banks.sideWrite.data := word
@@ -267,6 +340,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
       // ------------------------------------------------ the copy (drain)
       val draining = RegInit(False)
       val oldBank = Reg(UInt(1 bits))
+      val oldContext = Reg(UInt(contextBits bits))
       val slot = Reg(UInt(5 bits)) init (0)          // the slot written next
       val primed = RegInit(False)                   // the RAM word of `slot` arrives this cycle
       val baseKnown = RegInit(False)
@@ -283,13 +357,15 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
       when(adjustInMemory) { base := baseNow; baseKnown := True }
 
       // Instructions decoded before the switch that may still write the old bank.
+      // After a switch into another context none is left (the switch waits
+      // for them), and the drain goes on reading the switched-out context.
       def oldIn(s: Stage) = s.arbitration.isValid && s.input(RegBank.REG_BANK) === oldBank && !s.input(INJECTED)
-      val oldDone = !oldIn(memory) && !oldIn(writeBack) && !loadLeft
+      val oldDone = (oldContext =/= context) || (!oldIn(memory) && !oldIn(writeBack) && !loadLeft)
       val writeFire = draining && primed && baseReady && saveReady
       val nextSlot = writeFire ? (slot + 1) | slot
       // The layout: slot -> register (the same order for both ABIs; E stops early).
       val layout = Vec(callerSavedI.map(r => U(r, 5 bits)))
-      val regWord = banks.drainRead(oldBank, layout(nextSlot.resize(4)))
+      val regWord = banks.drainRead(oldContext, oldBank, layout(nextSlot.resize(4)))
       primed := draining && oldDone && !(writeFire && slot === slotCount - 1)
       val word = (slot < regCount) ? regWord | ((slot === regCount) ? savedMepc | savedMcause)
       saveValid := draining && primed && baseReady
@@ -302,6 +378,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
       when(entry) {
         draining := True
         oldBank := bank
+        oldContext := context
         slot := 0
         primed := False
         baseKnown := False
@@ -314,7 +391,10 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false) extends Plugin[VexR
         savedMepc := trap.mepcValue.asBits
         savedMcause := trap.mcauseRead & ~B(1L << 30, 32 bits)
       }
-      when(back) { draining := False }             // the frame is dropped
+      // The frame is dropped, unless the return switches into another
+      // context: then the switched-out task's frame is completed, so that
+      // its context is in memory too (the port's fallback loads it there).
+      when(back && !switchPending) { draining := False }
 
       // ------------------------------------------------------ conflicts
       // A load or store in execute to a frame word not written yet waits:

@@ -180,6 +180,9 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   var trapTaken, trapIsInterrupt, trapChain: Bool = null
   /** emret returns as mret with the bank switched back (FastIrqPlugin). */
   var emretSwitch: Bool = null
+  /** mret returns into another task context (FastIrqPlugin with contexts):
+    * valid in the cycle it jumps. */
+  var mretSwitch: Bool = null
   /** The current mepc and mcause (as read by a CSR instruction). */
   var mepcValue: UInt = null
   var mcauseRead: Bits = null
@@ -242,6 +245,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     trapIsInterrupt = Bool()
     trapChain = Bool()
     emretSwitch = Bool()
+    mretSwitch = Bool()
     mepcValue = UInt(32 bits)
     mcauseRead = Bits(32 bits)
     trapTarget = UInt(32 bits)
@@ -293,6 +297,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     trapIsInterrupt := False
     trapChain := False
     emretSwitch := False
+    mretSwitch := False
     trapTarget := mtvecBase @@ U"000000"
     trapCode := 0
     interruptEntry := False
@@ -568,8 +573,15 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       // A load the fastirq entry left behind writes the interrupted bank
       // when it answers: no return before that (fastirq: FastIrqPlugin).
       val loadLeft = fast.map(_.loadLeft).getOrElse(False) && (input(IS_MRET) || isEmret)
+      // An mret into another task context waits for the older instructions
+      // too: they write the register file of the context they ran in.
+      val switching = fast.map(_.switchPending).getOrElse(False)
+      val switchWait = switching && input(IS_MRET) && !olderEmpty(execute)
       val waitOlder = memoryTrap || olderAccess || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
-                      (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2)) || loadLeft
+                      (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2)) || loadLeft || switchWait
+      // The pc a return jumps to: mepc, or into another task context that
+      // context's own (FastIrqPlugin), which becomes mepc.
+      val returnTarget = fast.map(f => switching ? f.switchTarget | mepc).getOrElse(mepc)
       // emret waits for the older instructions: VexRiscv's bypasses do not
       // see banks, and the code it returns to reads the other bank.
       val emretWait = isEmret && !olderEmpty(execute)
@@ -583,8 +595,10 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       // bank back, else (the bank is not live) fall through.
       if (fast.isDefined) {
         val live = fast.get.bankLive
+        // Not into another context: the kernel has chosen the next task, so
+        // the switch comes first and the interrupt is taken in that task.
         val chain = live && clic.valid && mpie && clic.level > mpil && clic.level > mintthresh &&
-                    !claimedAgo1 && !claimedAgo2 && !vectorFetch
+                    !claimedAgo1 && !claimedAgo2 && !vectorFetch && !switching
         val emretGo = go && isEmret && !emretWait
         insert(EMRET_RETURNS) := isEmret && live
         when(emretGo && chain) {
@@ -599,8 +613,9 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
           mpie := True
           mil := mpil
           emretSwitch := True
+          mepc := returnTarget
           jumpExecute.valid := True
-          jumpExecute.payload := mepc
+          jumpExecute.payload := returnTarget
           arbitration.flushNext := True
         }
       }
@@ -617,9 +632,14 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
         mil := mpil
         jumpExecute.valid := True
         jumpExecute.payload := mepc
-        when(minhv) {                            // interrupted table fetch: read the entry again
+        when(minhv && !switching) {              // interrupted table fetch: read the entry again
           jumpExecute.payload := mepc(31 downto 2) @@ U"00"
           vectorFetch := True
+        }
+        when(switching) {
+          mretSwitch := True
+          mepc := returnTarget
+          jumpExecute.payload := returnTarget
         }
         arbitration.flushNext := True
       }

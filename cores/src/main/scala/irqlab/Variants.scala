@@ -135,6 +135,16 @@ object Variants {
     case p => p
   }
 
+  /** fastctx: fastirq with 8 task contexts (FastIrqPlugin `contexts`): the
+    * register file once per context, a return that switches into another
+    * context (CSRs 0x7C2, 0x7C3). */
+  def fastctx: Seq[Plugin[VexRiscv]] = fastirq.map {
+    case _: BankedRegFilePlugin =>
+      new BankedRegFilePlugin(banks = 2, banked = FastIrqPlugin.callerSavedI.contains, contexts = 8)
+    case _: FastIrqPlugin => new FastIrqPlugin(contexts = 8)
+    case p => p
+  }
+
   /** clic-cache: the clic pipeline with VexRiscv's caches in front of the
     * Wishbone bus: IBusCachedPlugin and DBusCachedPlugin in place of
     * IBusSimplePlugin and DBusSimplePlugin. Each cache 4 KiB, direct mapped
@@ -192,7 +202,8 @@ object Variants {
     "clic-native" -> (() => withNativeBuses(clic)),
     "fastirq" -> (() => fastirq),
     "fastirq-native" -> (() => withNativeBuses(fastirq)),
-    "fastirq-dport-native" -> (() => withNativeBuses(fastirqDataPort))
+    "fastirq-dport-native" -> (() => withNativeBuses(fastirqDataPort)),
+    "fastctx-native" -> (() => withNativeBuses(fastctx))
   )
 
   def names: Seq[String] = all.keys.toSeq.sorted
