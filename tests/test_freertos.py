@@ -89,3 +89,31 @@ def test_freertos_with_optimized_task_selection(row, tmp_path):
     printed = [ln for ln in r.console.splitlines() if ln.startswith("freertos:")]
     assert printed == expected_lines(APP), r.console[-2000:]
     assert r.exit_code == 0, r.console[-2000:]
+
+
+SW_S0_0_SP = 0x00812023      # sw s0, 0(sp): the first store of the port's save of a shared context
+NOP = 0x00000013
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if ROWS[r].soc_config.fast_contexts > 1])
+def test_register_test_catches_a_lost_register(row, tmp_path):
+    """Negative control of the register test (main.c test_registers): the
+    port's store of s0, when a task sharing context 0 is switched out,
+    becomes a nop in the image, so that task comes back with another
+    task's s0; the test must say so."""
+    import subprocess
+    model = sim.ensure_model(row)
+    fw = sim.build_firmware(model, app=APP)
+    elf = fw[:-4] + ".elf"
+    syms = dict(line.split()[2::-2] for line in subprocess.run(
+        ["riscv64-unknown-elf-nm", elf], capture_output=True, text=True, check=True).stdout.splitlines()
+        if len(line.split()) == 3)
+    image = bytearray(sim.load_image(model, fw))
+    base = int(syms["_start"], 16)                 # the image's first word (crt0)
+    start = int(syms["port_switch"], 16) - base
+    words = [int.from_bytes(image[a:a + 4], "little") for a in range(start, start + 128, 4)]
+    k = words.index(SW_S0_0_SP)
+    image[start + 4 * k:start + 4 * k + 4] = NOP.to_bytes(4, "little")
+    r = sim.run(model, bytes(image), str(tmp_path / "t.bin"), max_cycles=MAX_CYCLES)
+    assert "freertos: FAILED: registers: a register changed across a switch" in r.console, r.console[-2000:]
+    assert r.exit_code != 0

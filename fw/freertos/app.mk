@@ -1,7 +1,7 @@
 # FreeRTOS on the SoC: the self-checking tests (main.c) on the kernel and the
 # row's port (kernel.mk). fw/Makefile says what an app.mk declares.
 APP_KERNEL := freertos
-APP_SRCS := main.c
+APP_SRCS := main.c regtest.S
 RTOS :=
 # The bus SoCs' 32 KiB ROM holds the kernel, the CLIC port and every check only
 # with the prologues' register saves shared (libgcc's millicode); the

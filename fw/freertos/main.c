@@ -5,6 +5,7 @@
  * A failure prints "freertos: FAILED: ..." and ends the run (exit 1..104).
  *
  * expect: freertos: scheduler started
+ * expect: freertos: registers: ok
  * expect: freertos: priorities: ok
  * expect: freertos: delays: ok
  * expect: freertos: time slicing: ok
@@ -443,8 +444,49 @@ static void test_stack_overflow(void) {
 }
 
 /* ----------------------------------------------------------------- runner */
+/* The register test (regtest.S): tasks of equal priority fill every
+ * register they own with a pattern, yield to each other and check it, while
+ * ticks slice them. With the runner, the idle and the timer task more tasks
+ * than a core with task contexts holds (8), so some share a context and keep
+ * their registers in memory between runs. */
+#define REG_TASKS 8
+#define REG_ROUNDS 100
+#define REG_STACK 96                   /* words: the test's frame, an entry's, the record */
+uint32_t regtest_rounds(uint32_t seed, uint32_t rounds, uint32_t pend);
+static volatile uint32_t reg_result[REG_TASKS];
+static volatile uint32_t reg_done;
+
+static void reg_task(void *arg) {
+    uint32_t i = (uint32_t)arg;
+#if IRQLAB_IRQ_MODEL_CLIC
+    uint32_t pend = (uint32_t)&CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE);    /* the port's yield source */
+#else
+    uint32_t pend = 0;                                             /* ecall: FreeRTOS's own port */
+#endif
+    reg_result[i] = regtest_rounds(0x9e3779b9u * (i + 1), REG_ROUNDS, pend);
+    taskENTER_CRITICAL();
+    reg_done++;
+    taskEXIT_CRITICAL();
+    vTaskDelete(NULL);
+}
+
+static void test_registers(void) {
+    reg_done = 0;
+    for (uint32_t i = 0; i < REG_TASKS; i++)
+        if (xTaskCreate(reg_task, "reg", REG_STACK, (void *)i, PRIO_RUNNER + 1, NULL) != pdPASS)
+            fail("registers", "create", i, 0);
+    while (reg_done < REG_TASKS)
+        vTaskDelay(1);
+    for (uint32_t i = 0; i < REG_TASKS; i++)
+        if (reg_result[i] != 0)
+            fail("registers", "a register changed across a switch", i, reg_result[i]);
+    vTaskDelay(2);                     /* the idle task frees the tasks' memory */
+    passed("registers");
+}
+
 static void run_tests(void *arg) {
     console_printf("freertos: scheduler started\n");
+    test_registers();
     test_priorities();
     test_delays();
     test_time_slicing();

@@ -211,10 +211,12 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       val liveBank = Vec(Reg(UInt(1 bits)) init (0), contexts)   // a switched-out context's own bank
       val contextPc = Vec(Reg(UInt(32 bits)) init (0), contexts) // ... and where it goes on
       switchPending := (if (contexts > 1) contextNext =/= context else False)
-      switchTarget := contextPc(contextNext)
+      switchTarget := (if (contexts > 1) contextPc(contextNext) else U(0, 32 bits))
       val switchNow = (back || trap.mretSwitch) && switchPending
-      banks.context := switchNow ? contextNext | context       // the injected adjustment is the next context's
-      banks.writeContext := context
+      if (contexts > 1) {
+        banks.context := switchNow ? contextNext | context     // the injected adjustment is the next context's
+        banks.writeContext := context
+      }
 
       // ---------------------------------- the injected sp adjustment
       // Decided in the entry's (or emret's) cycle, in decode in the next:
