@@ -65,7 +65,9 @@ class SocConfig:
     # with an interrupt per edge, for the PTO demo (irqlab/demos/pto/sim.py).
     pto: bool = True
     # Sizes in bytes: ROM (the firmware built into the SoC), SRAM (data,
-    # stack), main RAM (firmware loaded over the serial link).
+    # stack), main RAM (firmware loaded over the serial link). The CLIC SoCs
+    # on the bus have 64 KiB of ROM: the FreeRTOS application with the CLIC
+    # port and every check does not fit 32.
     rom_size: int = 0x8000
     sram_size: int = 0x4000
     main_ram_size: int = 0x8000
@@ -182,12 +184,12 @@ SOCS = {s.name: s for s in [
     # The CLIC core with its memory on LiteX's Wishbone bus, as before the
     # TCMs: what the memory path costs.
     SocConfig("clic-bus", OWN_CPU_TYPE, "clic", "irqlab core with the CLIC, code and data on the Wishbone bus",
-              irq_model="clic", retire_port=True, clic_sources=64),
+              irq_model="clic", retire_port=True, clic_sources=64, rom_size=0x10000),
     # The same on the bus behind 4 KiB instruction and data caches (the core
     # variant clic-cache): seed 004's T2 and T3 on the own core.
     SocConfig("clic-cache", OWN_CPU_TYPE, "clic-cache",
               "irqlab core with the CLIC, code and data on the Wishbone bus behind 4 KiB I/D caches",
-              irq_model="clic", retire_port=True, clic_sources=64, caches=True),
+              irq_model="clic", retire_port=True, clic_sources=64, caches=True, rom_size=0x10000),
 ]}
 
 

@@ -3,7 +3,7 @@
 APP_KERNEL := freertos
 APP_SRCS := main.c regtest.S
 RTOS :=
-# The bus SoCs' 32 KiB ROM holds the kernel, the CLIC port and every check only
+# The bus SoCs' ROM holds the kernel, the CLIC port and every check only
 # with the prologues' register saves shared (libgcc's millicode); the
 # context-switch suite (fw/ctxsw) is built without it, so its figures are not.
 APP_CFLAGS := -msave-restore

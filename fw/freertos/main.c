@@ -53,7 +53,7 @@ static void fail_at(const char *test, const char *what, int line, uint32_t a, ui
 }
 #define fail(test, what, a, b) fail_at(test, what, __LINE__, a, b)
 
-/* A failed check names its line, not its text: the bus SoCs' 32 KiB ROM holds
+/* A failed check names its line, not its text: the bus SoCs' ROM holds
  * the kernel, the port and every check only without the condition strings. */
 #define CHECK(test, cond, a, b) do { if (!(cond)) fail(test, "check failed", (uint32_t)(a), (uint32_t)(b)); } while (0)
 
