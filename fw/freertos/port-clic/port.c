@@ -93,8 +93,17 @@ static void task_exit_error(void) {
 struct port_record {
     uint32_t context;
     StackType_t *saved;              /* the context in memory, or 0 */
-    uint32_t unused[2];              /* 16 bytes: the stack's alignment */
+    uint32_t fast;                   /* context << 8 once its registers are in it (own context only) */
+    uint32_t unused;                 /* 16 bytes: the stack's alignment */
 };
+
+/* The layouts portmacro.h's yield reads by offset. */
+#include <stddef.h>
+_Static_assert(offsetof(StaticTask_t, xDummy3) == 4, "the TCB's state list item");
+_Static_assert(offsetof(ListItem_t, pxNext) == 4 && offsetof(ListItem_t, pvOwner) == 12 &&
+               offsetof(ListItem_t, pxContainer) == 16, "ListItem_t");
+_Static_assert(offsetof(List_t, xListEnd) == 8 && offsetof(MiniListItem_t, pxNext) == 4, "List_t");
+_Static_assert(offsetof(struct port_record, fast) == 8, "portmacro.h reads the record's word 8");
 static uint32_t contexts_free = ((1u << IRQLAB_FASTIRQ_CONTEXTS) - 1) & ~1u;
 
 static uint32_t context_take(void) {
@@ -134,6 +143,7 @@ StackType_t *pxPortInitialiseStack(StackType_t *top, TaskFunction_t code, void *
 #if IRQLAB_FASTIRQ_CONTEXTS > 1
     record->context = context_take();
     record->saved = sp;
+    record->fast = 0;
     return (StackType_t *)record;
 #else
     return sp;

@@ -184,11 +184,15 @@ port_entries_end:
  *     REC_CTX   the task's context (0: shared by the tasks beyond the
  *               hardware's, whose registers live in memory between runs)
  *     REC_SAVED the address of its context in memory (the layout above),
- *               or 0 when its registers are in its context.
+ *               or 0 when its registers are in its context;
+ *     REC_FAST  the context as mfastctx takes it (bits 11:8) once the
+ *               task's registers are in a context of its own, else 0: the
+ *               test of portmacro.h's yield by tyield.
  * A context whose task's registers are in memory is switched into at
  * port_context_load, which loads them. */
     .equ REC_CTX, 0
     .equ REC_SAVED, 4
+    .equ REC_FAST, 8
     .equ CSR_MFASTCTX, 0x7C2
     .equ CSR_MFASTCTXPC, 0x7C3
 
@@ -299,6 +303,9 @@ port_context_load:
     lw t0, 0(t0)
     lw sp, REC_SAVED(t0)
     sw zero, REC_SAVED(t0)
+    lw t1, REC_CTX(t0)              /* its registers are in its context now: */
+    slli t1, t1, 8                  /* tyield may switch into it (0: shared) */
+    sw t1, REC_FAST(t0)
     .set slot, 0
     .irp n, CALLEE_SAVED
     lw x\n, (4 * slot)(sp)

@@ -74,7 +74,53 @@ static inline void vPortYield(void) {
     CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE) = 1;
     (void)CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE);
 }
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
+/* A task's own yield (taskYIELD) with task contexts: the next ready task of
+ * the same priority (the one after this task in its ready list, as the
+ * kernel's round robin takes it), if its registers are in its own context,
+ * is switched into by `tyield` with no trap and no kernel code; otherwise,
+ * and in a critical section, the yield source is pended as above. With
+ * interrupts off from the look-up to the switch, nothing changes the ready
+ * list in between. pxCurrentTCB follows; the list's round-robin index does
+ * not (the kernel's next choice stays a ready task of that priority). The
+ * offsets are FreeRTOS's public layouts (StaticTask_t, ListItem_t, List_t),
+ * checked in port.c; the record's word 8 is the context, shifted as
+ * mfastctx takes it, once the task's registers are in it (portasm.S). The
+ * kernel's own yields (a task blocking, an ISR's) take the pend. tyield's
+ * immediate makes this task go on past the pend when switched back into,
+ * with interrupts on (tyield sets MIE for the task it switches into). */
+static inline void vPortYieldTask(void) {
+    uint32_t pend = (uint32_t)&CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE);
+    __asm volatile(
+        "lw t0, pxCurrentTCB\n"
+        "csrr t2, 0x347\n"              /* mintthresh: in a critical section, pend */
+        "csrci mstatus, 8\n"
+        "bnez t2, 7f\n"
+        "lw t1, 8(t0)\n"                /* its ready-list item's pxNext */
+        "lw t2, 20(t0)\n"               /* ... pxContainer: the ready list */
+        "addi t2, t2, 8\n"              /* the list's end marker */
+        "bne t1, t2, 1f\n"
+        "lw t1, 4(t1)\n"                /* past it: the first item */
+        "1: lw t1, 12(t1)\n"            /* pvOwner: the next task */
+        "beq t1, t0, 7f\n"              /* none other: pend (the kernel's no-op) */
+        "lw t2, 0(t1)\n"                /* its record */
+        "lw t2, 8(t2)\n"
+        "beqz t2, 7f\n"                 /* its registers are not in its context */
+        "sw t1, pxCurrentTCB, t0\n"
+        "csrw 0x7c2, t2\n"
+        ".insn i 0x0B, 1, x0, x0, 16\n" /* tyield: on in the next task; this one goes on at 9 (16 bytes on) */
+        "7: csrsi mstatus, 8\n"
+        "li t0, 1\n"                    /* the pend, as vPortYield */
+        "sb t0, 0(%0)\n"
+        "lbu t0, 0(%0)\n"
+        "9:\n"
+        :: "r"(pend) : "t0", "t1", "t2", "memory");
+}
+#define portYIELD()                   vPortYieldTask()
+#define portYIELD_WITHIN_API()        vPortYield()
+#else
 #define portYIELD()                   vPortYield()
+#endif
 #define portEND_SWITCHING_ISR(x)      do { if (x) vPortYield(); } while (0)
 #define portYIELD_FROM_ISR(x)         portEND_SWITCHING_ISR(x)
 

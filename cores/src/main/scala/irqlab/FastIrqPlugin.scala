@@ -15,6 +15,8 @@ trait FastIrqControl {
   def loadLeft: Bool            // a load the entry left behind is not written yet (mret, emret wait)
   def switchPending: Bool       // the next return (emret that switches back, mret) goes into another context
   def switchTarget: UInt        // ... to this pc (that context's saved pc)
+  def contextCount: Int         // task contexts (1: none)
+  def switchBusy: Bool          // a tyield waits (the drain runs, or a left load is not written)
 }
 
 /** The fast-interrupt extension (`fastirq`, after CV32RT, seed 000 Sec.
@@ -125,6 +127,8 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
   var loadLeft: Bool = null
   var switchPending: Bool = null
   var switchTarget: UInt = null
+  var switchBusy: Bool = null
+  override def contextCount: Int = contexts
   object INJECTED extends Stageable(Bool)
   object INJECTED_ENTRY extends Stageable(Bool)    // ... the entry's adjustment
   override def injected(stage: Stage): Bool = stage.input(INJECTED)
@@ -156,6 +160,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
     }
     switchPending = Bool()
     switchTarget = UInt(32 bits)
+    switchBusy = Bool()
     enabled = Bool()
     entryBlocked = Bool()
     bankLive = Bool()
@@ -210,9 +215,14 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       val contextNext = Reg(UInt(contextBits bits)) init (0)
       val liveBank = Vec(Reg(UInt(1 bits)) init (0), contexts)   // a switched-out context's own bank
       val contextPc = Vec(Reg(UInt(32 bits)) init (0), contexts) // ... and where it goes on
+      val trapped = Vec(RegInit(False), contexts)               // ... switched out in a trap: sp moved by FRAME
       switchPending := (if (contexts > 1) contextNext =/= context else False)
       switchTarget := (if (contexts > 1) contextPc(contextNext) else U(0, 32 bits))
-      val switchNow = (back || trap.mretSwitch) && switchPending
+      val tyield = trap.tyieldSwitch
+      val switchNow = ((back || trap.mretSwitch) && switchPending) || tyield
+      // Into a context switched out in a trap its sp comes back up by FRAME;
+      // into one that left by tyield it is as it was.
+      val switchAdjusts = switchNow && (if (contexts > 1) trapped(contextNext) else False)
       if (contexts > 1) {
         banks.context := switchNow ? contextNext | context     // the injected adjustment is the next context's
         banks.writeContext := context
@@ -223,11 +233,12 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       // the register file reads sp for it in the deciding cycle (inject).
       val adjust = (entry ? (U(0, 12 bits) - frameBytes) | frameBytes).asBits
       val addiSp = adjust ## B"00010" ## B"000" ## B"00010" ## B"0010011"     // addi sp, sp, adjust
-      when(entry || back || switchNow) {
+      val adjusts = entry || (back && !switchPending) || switchAdjusts
+      when(adjusts) {
         banks.inject.valid := True
         banks.inject.payload := addiSp
       }
-      val injecting = RegNext(entry || back || switchNow) init (False)
+      val injecting = RegNext(adjusts) init (False)
       val injectWord = RegNext(addiSp)
       val injectIsEntry = RegNext(entry)
       decode.insert(INJECTED) := injecting
@@ -245,9 +256,14 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       if (contexts > 1) {
         when(switchNow) {
           context := contextNext
-          liveBank(context) := back ? ~bank | bank    // emret: the bank it would return to; mret: this one
+          // emret: the bank it would return to; mret, tyield: this one
+          liveBank(context) := (back && !tyield) ? ~bank | bank
           bank := liveBank(contextNext)
-          contextPc(context) := trap.mepcValue
+          // tyield's immediate: how far past it the task goes on (the code
+          // it falls through to when it does not switch, skipped)
+          val resume = execute.input(PC) + 4 + execute.input(INSTRUCTION)(31 downto 20).asSInt.resize(32).asUInt
+          contextPc(context) := tyield ? resume | trap.mepcValue
+          trapped(context) := !tyield
         }
         when(entry) { contextNext := context }          // a new handler returns where it came from
         when(contextCsr.write.valid) { contextNext := contextCsr.write.payload(8 + contextBits - 1 downto 8).asUInt }
@@ -452,6 +468,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
 
       entryBlocked := draining || injecting ||
         (execute.arbitration.isValid && execute.input(INJECTED))
+      switchBusy := draining || loadLeft
 
       statusCsr.read := B(0, 19 bits) ## slot ## B(0, 5 bits) ## draining ## live ## bank
     }

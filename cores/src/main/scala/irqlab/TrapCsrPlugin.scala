@@ -134,12 +134,16 @@ case class CsrSlot(address: Int) {
 object TrapCsrPlugin {
   /** emret (FastIrqPlugin): custom-0, I-type, funct3 0, rd = rs1 = 0, imm 0. */
   val EMRET = M"00000000000000000000000000001011"
+  /** tyield (FastIrqPlugin with task contexts): custom-0, I-type, funct3 1,
+    * rd = rs1 = 0; the immediate: where the task goes on, from the next
+    * instruction. */
+  val TYIELD = M"-------------00000001000000001011"
 }
 
 class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000L, val vectorWait: Int = 2,
                     val vectorPrefetch: Boolean = false)
     extends Plugin[VexRiscv] with ExceptionService with TrapEvents {
-  import TrapCsrPlugin.EMRET
+  import TrapCsrPlugin.{EMRET, TYIELD}
 
   object IS_CSR extends Stageable(Bool)
   object IS_MRET extends Stageable(Bool)
@@ -148,6 +152,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   object CSR_ILLEGAL extends Stageable(Bool)
   object IS_EMRET extends Stageable(Bool)
   object EMRET_RETURNS extends Stageable(Bool)     // the emret returned or chained (not a fall-through)
+  object IS_TYIELD extends Stageable(Bool)
 
   // The CSR map (the read values are in build). Legality is decoded from the
   // instruction in decode, off the execute-to-fetch trap path.
@@ -183,6 +188,9 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   /** mret returns into another task context (FastIrqPlugin with contexts):
     * valid in the cycle it jumps. */
   var mretSwitch: Bool = null
+  /** tyield switches into the next task context (FastIrqPlugin with
+    * contexts): valid in the cycle it jumps. */
+  var tyieldSwitch: Bool = null
   /** The current mepc and mcause (as read by a CSR instruction). */
   var mepcValue: UInt = null
   var mcauseRead: Bits = null
@@ -216,6 +224,10 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       decoder.addDefault(IS_EMRET, False)
       decoder.add(EMRET, List(IS_EMRET -> True))
     }
+    if (fast.exists(_.contextCount > 1)) {
+      decoder.addDefault(IS_TYIELD, False)
+      decoder.add(TYIELD, List(IS_TYIELD -> True))
+    }
     decoder.add(List(
       CSRRW -> csrReg, CSRRS -> csrReg, CSRRC -> csrReg,
       CSRRWI -> csrCommon, CSRRSI -> csrCommon, CSRRCI -> csrCommon,
@@ -246,6 +258,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     trapChain = Bool()
     emretSwitch = Bool()
     mretSwitch = Bool()
+    tyieldSwitch = Bool()
     mepcValue = UInt(32 bits)
     mcauseRead = Bits(32 bits)
     trapTarget = UInt(32 bits)
@@ -298,6 +311,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     trapChain := False
     emretSwitch := False
     mretSwitch := False
+    tyieldSwitch := False
     trapTarget := mtvecBase @@ U"000000"
     trapCode := 0
     interruptEntry := False
@@ -616,6 +630,28 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
           mepc := returnTarget
           jumpExecute.valid := True
           jumpExecute.payload := returnTarget
+          arbitration.flushNext := True
+        }
+      }
+
+      // tyield (FastIrqPlugin's "Task contexts"): a task hands the core to
+      // the task in the next context, with no trap. It waits for the older
+      // instructions that write a register (they write the context they
+      // ran in) and for the drain; it sets MIE (the next task runs with
+      // interrupts on).
+      if (fast.exists(_.contextCount > 1)) {
+        val isTyield = input(IS_TYIELD)
+        // Only older instructions that write a register hold it (a store or
+        // a CSR write ahead of it, as the port's own, does not).
+        val olderWrite = stagesOlderThan(execute).map(st => st.arbitration.isValid && st.input(REGFILE_WRITE_VALID))
+                                                .foldLeft(False)(_ || _)
+        val tyieldWait = isTyield && (olderWrite || fast.get.switchBusy)
+        when(arbitration.isValid && tyieldWait) { arbitration.haltItself := True }
+        when(go && isTyield && !tyieldWait) {
+          tyieldSwitch := True
+          mie := True
+          jumpExecute.valid := True
+          jumpExecute.payload := fast.get.switchTarget
           arbitration.flushNext := True
         }
       }
