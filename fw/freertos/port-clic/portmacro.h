@@ -79,7 +79,8 @@ static inline void vPortYield(void) {
  * the same priority (the one after this task in its ready list, as the
  * kernel's round robin takes it), if its registers are in its own context,
  * is switched into by `tyield` with no trap and no kernel code; otherwise,
- * and in a critical section, the yield source is pended as above. With
+ * in a critical section, and from the shared context 0 (whose task's
+ * registers must go to memory first), the yield source is pended as above. With
  * interrupts off from the look-up to the switch, nothing changes the ready
  * list in between. pxCurrentTCB follows; the list's round-robin index does
  * not (the kernel's next choice stays a ready task of that priority). The
@@ -93,9 +94,13 @@ static inline void vPortYieldTask(void) {
     uint32_t pend = (uint32_t)&CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE);
     __asm volatile(
         "lw t0, pxCurrentTCB\n"
-        "csrr t2, 0x347\n"              /* mintthresh: in a critical section, pend */
+        "csrr t2, 0x7c2\n"              /* the running context: 0 is shared, */
+        "csrr t1, 0x347\n"              /* mintthresh: in a critical section, */
         "csrci mstatus, 8\n"
-        "bnez t2, 7f\n"
+        "andi t2, t2, 15\n"
+        "seqz t2, t2\n"
+        "or t2, t2, t1\n"
+        "bnez t2, 7f\n"                 /* pend (a shared context's registers go to memory in the trap) */
         "lw t1, 8(t0)\n"                /* its ready-list item's pxNext */
         "lw t2, 20(t0)\n"               /* ... pxContainer: the ready list */
         "addi t2, t2, 8\n"              /* the list's end marker */
