@@ -115,6 +115,15 @@ trait FastIrqControl {
   * goes on to the end, so its frame in memory is complete too. An emret
   * with a switch pending does not chain: the switch comes first, and the
   * pending interrupt is taken in the next task.
+  *
+  * `tyield` (custom-0, I-type, funct3 1, rd = rs1 = 0: `.insn i 0x0B, 1,
+  * x0, x0, skip`) switches from task code, with no trap: once no older
+  * instruction that writes a register is left in memory or writeBack and no
+  * drain runs, it saves pc + 4 + skip as the current context's pc and this
+  * bank as its own, and jumps to the next context's pc with that context's
+  * bank, setting MIE. Each context remembers whether it left in a trap (its
+  * sp moved down by FRAME) or by tyield; only the former gets the injected
+  * `addi sp, sp, FRAME` when switched into, by a return or by tyield.
   */
 class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int = 1)
     extends Plugin[VexRiscv] with FastIrqControl {
