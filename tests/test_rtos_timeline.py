@@ -298,7 +298,7 @@ def test_cli_timeline_without_migen(tmp_path):
 
 # ---------------------------------------------------------------- one real run
 # The tasks of fw/freertos/main.c and the kernel's own two.
-APP_TASKS = {"runner", "high", "spinA", "spinB", "prod", "giver", "mlow", "mhigh", "btake", "victim"}
+APP_TASKS = {"runner", "reg", "high", "spinA", "spinB", "prod", "giver", "mlow", "mhigh", "btake", "victim"}
 KERNEL_TASKS = {"IDLE", "Tmr Svc"}
 
 

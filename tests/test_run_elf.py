@@ -12,6 +12,8 @@ import subprocess
 
 import pytest
 
+from irqlab.rows import row as row_info
+
 from irqlab.drivers import elfimage
 from irqlab.drivers import sim
 from irqlab.drivers import userprog
@@ -315,7 +317,8 @@ def test_memmap(program):
     facts = sim.ensure_model(row).facts
     lines = [line.split() for line in r.stdout.splitlines()]
     assert ["IRQLAB_SIM_EXIT", f"0x{facts['csr']['simctrl_exit']:08x}"] in lines
-    assert "rom 0x00000000-0x00007fff" in r.stdout
+    rom = row_info(row).soc_config.rom_size
+    assert f"rom 0x00000000-0x{rom - 1:08x}" in r.stdout
 
 
 def test_docs_example_is_the_fixture():

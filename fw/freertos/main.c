@@ -445,12 +445,14 @@ static void test_stack_overflow(void) {
 
 /* ----------------------------------------------------------------- runner */
 /* The register test (regtest.S): tasks of equal priority fill every
- * register they own with a pattern, yield to each other and check it, while
- * ticks slice them. With the runner, the idle and the timer task more tasks
+ * register they own with a pattern, yield to each other and check it (a
+ * tick may preempt them anywhere; the rounds are few, so that the kernel's
+ * share of the application's timeline stays small: tests/test_rtos_timeline.py).
+ * With the runner, the idle and the timer task more tasks
  * than a core with task contexts holds (8), so some share a context and keep
  * their registers in memory between runs. */
 #define REG_TASKS 8
-#define REG_ROUNDS 100
+#define REG_ROUNDS 10
 #define REG_STACK 96                   /* words: the test's frame, an entry's, the record */
 uint32_t regtest_rounds(uint32_t seed, uint32_t rounds, uint32_t pend);
 static volatile uint32_t reg_result[REG_TASKS];

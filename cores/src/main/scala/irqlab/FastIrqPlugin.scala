@@ -242,7 +242,9 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       // the register file reads sp for it in the deciding cycle (inject).
       val adjust = (entry ? (U(0, 12 bits) - frameBytes) | frameBytes).asBits
       val addiSp = adjust ## B"00010" ## B"000" ## B"00010" ## B"0010011"     // addi sp, sp, adjust
-      val adjusts = entry || (back && !switchPending) || switchAdjusts
+      // (With one context the expressions are those of `fastirq` before task
+      // contexts, so that its Verilog, and what formal/ mutates in it, stay.)
+      def adjusts: Bool = if (contexts > 1) entry || (back && !switchPending) || switchAdjusts else entry || back
       when(adjusts) {
         banks.inject.valid := True
         banks.inject.payload := addiSp
@@ -387,7 +389,8 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       // After a switch into another context none is left (the switch waits
       // for them), and the drain goes on reading the switched-out context.
       def oldIn(s: Stage) = s.arbitration.isValid && s.input(RegBank.REG_BANK) === oldBank && !s.input(INJECTED)
-      val oldDone = (oldContext =/= context) || (!oldIn(memory) && !oldIn(writeBack) && !loadLeft)
+      val oldDone = if (contexts > 1) (oldContext =/= context) || (!oldIn(memory) && !oldIn(writeBack) && !loadLeft)
+                    else !oldIn(memory) && !oldIn(writeBack) && !loadLeft
       val writeFire = draining && primed && baseReady && saveReady
       val nextSlot = writeFire ? (slot + 1) | slot
       // The layout: slot -> register (the same order for both ABIs; E stops early).
@@ -421,7 +424,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       // The frame is dropped, unless the return switches into another
       // context: then the switched-out task's frame is completed, so that
       // its context is in memory too (the port's fallback loads it there).
-      when(back && !switchPending) { draining := False }
+      when(if (contexts > 1) back && !switchPending else back) { draining := False }
 
       // ------------------------------------------------------ conflicts
       // A load or store in execute to a frame word not written yet waits:
