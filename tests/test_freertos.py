@@ -7,7 +7,7 @@ must be printed, in order, and the run must exit 0."""
 import pytest
 
 from irqlab.builders import fwoptions
-from irqlab.drivers import sim
+from irqlab.drivers import elfimage, sim
 from irqlab.host import describe, record as rec
 from irqlab.rows import ROWS
 
@@ -101,16 +101,11 @@ def test_register_test_catches_a_lost_register(row, tmp_path):
     port's store of s0, when a task sharing context 0 is switched out,
     becomes a nop in the image, so that task comes back with another
     task's s0; the test must say so."""
-    import subprocess
     model = sim.ensure_model(row)
     fw = sim.build_firmware(model, app=APP)
-    elf = fw[:-4] + ".elf"
-    syms = dict(line.split()[2::-2] for line in subprocess.run(
-        ["riscv64-unknown-elf-nm", elf], capture_output=True, text=True, check=True).stdout.splitlines()
-        if len(line.split()) == 3)
+    symbol = elfimage.read(fw[:-4] + ".elf").symbol
     image = bytearray(sim.load_image(model, fw))
-    base = int(syms["_start"], 16)                 # the image's first word (crt0)
-    start = int(syms["port_switch"], 16) - base
+    start = symbol("port_switch") - symbol("_start")      # the image's first word is crt0's
     words = [int.from_bytes(image[a:a + 4], "little") for a in range(start, start + 128, 4)]
     k = words.index(SW_S0_0_SP)
     image[start + 4 * k:start + 4 * k + 4] = NOP.to_bytes(4, "little")

@@ -175,6 +175,28 @@ port_entries_end:
     .endr
     .endm
 
+    .macro LOAD_CALLEE              /* SAVE_CALLEE's registers back, sp above them */
+    .set slot, 0
+    .irp n, CALLEE_SAVED
+    lw x\n, (4 * slot)(sp)
+    .set slot, slot + 1
+    .endr
+    addi sp, sp, CALLEE
+    .endm
+
+    /* The hardware frame at sp into the current bank: ra, t0 and the a
+     * registers (and t3-t6), entry_macros.S's order; t1 and t2 last, by
+     * the caller, since they carry mepc and mcause first. */
+    .macro LOAD_FRAME_REGS
+    lw ra, 0(sp)
+    lw t0, 4(sp)
+    .set slot, 4
+    .irp n, A_REGS
+    lw x\n, (4 * slot)(sp)
+    .set slot, slot + 1
+    .endr
+    .endm
+
 #if IRQLAB_FASTIRQ_CONTEXTS > 1
 /* With task contexts (FastIrqPlugin `contexts`; docs/FREERTOS.md "Task
  * contexts"): a task that owns a context keeps its registers there, and a
@@ -196,6 +218,22 @@ port_entries_end:
     .equ CSR_MFASTCTX, 0x7C2
     .equ CSR_MFASTCTXPC, 0x7C3
 
+    .macro RECORD reg               /* reg := pxCurrentTCB's record */
+    lw \reg, pxCurrentTCB
+    lw \reg, 0(\reg)
+    .endm
+
+    /* The next return goes on at the loader, with interrupts off (an entry
+     * before the load would store its frame below whatever sp the context
+     * held); tmp: a free register. */
+    .macro AT_LOADER tmp
+    la \tmp, port_context_load
+    csrw CSR_MFASTCTXPC, \tmp
+    li \tmp, MSTATUS_MPIE
+    csrc mstatus, \tmp
+    .endm
+#endif
+
     .section .text.port_entries, "ax"
     .global port_entries_begin         /* the entries' code lies in [begin, end) */
 port_entries_begin:
@@ -204,15 +242,17 @@ port_entries_begin:
 port_tick_entry:
     csrsi mstatus, MSTATUS_MIE      /* the frame holds mepc and mcause (nested
                                        entries wait for its drain) */
-    sw sp, port_task_sp, t0         /* the task's frame */
+    sw sp, port_task_frame, t0      /* the task's frame (not in mscratch: a
+                                       nested non-vectored entry uses it) */
     SET_SP port_isr_stack_top
     call port_tick                  /* a0: switch tasks */
-    SET_SP port_task_sp
+    SET_SP port_task_frame
     bnez a0, port_tick_switch
     EMRET                           /* back to the task's bank, or on to a pending interrupt */
     j port_restore_frame            /* an interrupt nested into the tick used the bank */
     .global port_tick_switch        /* traced by the tests: retires only in ticks that switch */
 port_tick_switch:
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
     j port_switch
 
     .balign 4
@@ -220,20 +260,18 @@ port_tick_switch:
 port_yield_entry:
     csrsi mstatus, MSTATUS_MIE
 port_switch:                        /* sp: the running task's frame */
-    lw t0, pxCurrentTCB
-    lw t0, 0(t0)                    /* its record */
+    RECORD t0
     lw t1, REC_SAVED(t0)
     lw t2, REC_CTX(t0)
     bnez t1, 1f                     /* not loaded yet: its copy in memory stands */
     bnez t2, 1f                     /* in its own context: nothing to save */
     SAVE_CALLEE                     /* the shared context: into memory (the */
     sw sp, REC_SAVED(t0)            /* drain completes the frame) */
-1:  sw sp, port_task_sp, t1
+1:  sw sp, port_task_frame, t1
     SET_SP port_isr_stack_top
     call vTaskSwitchContext
-    SET_SP port_task_sp
-    lw t0, pxCurrentTCB
-    lw t0, 0(t0)                    /* the next task's record */
+    SET_SP port_task_frame
+    RECORD t0                       /* the next task's */
     lw t1, REC_SAVED(t0)
     lw t2, REC_CTX(t0)
     csrr a0, CSR_MFASTCTX
@@ -243,21 +281,12 @@ port_switch:                        /* sp: the running task's frame */
     slli t2, t2, 8
     csrw CSR_MFASTCTX, t2           /* the return goes into the next context */
     beqz t1, 2f
-    la a1, port_context_load        /* ... at the loader, its registers being in memory, */
-    csrw CSR_MFASTCTXPC, a1
-    li a1, MSTATUS_MPIE             /* which starts with interrupts off */
-    csrc mstatus, a1
+    AT_LOADER a1                    /* ... at the loader: its registers are in memory */
 2:  EMRET                           /* the switch */
     /* An interrupt nested into this handler used the task's bank: its
      * registers are in its frame. Load them into this bank, which becomes
      * the task's, and switch with mret. */
-    lw ra, 0(sp)
-    lw t0, 4(sp)
-    .set slot, 4
-    .irp n, A_REGS
-    lw x\n, (4 * slot)(sp)
-    .set slot, slot + 1
-    .endr
+    LOAD_FRAME_REGS
     lw t1, OFF_EPC(sp)
     lw t2, OFF_CAUSE(sp)
     csrw mepc, t1                   /* saved as the task's pc by the switch */
@@ -281,58 +310,28 @@ port_same_context:                  /* t1: REC_SAVED of the next task */
 port_start_first_task:
     csrci mstatus, MSTATUS_MIE      /* nothing comes in before the first task runs */
     csrw 0x347, zero                /* mintthresh: nothing held */
-    lw t0, pxCurrentTCB
-    lw t0, 0(t0)
+    RECORD t0
     lw t2, REC_CTX(t0)
     beqz t2, port_context_load      /* the boot code's context */
     slli t2, t2, 8
     csrw CSR_MFASTCTX, t2
-    la t1, port_context_load
-    csrw CSR_MFASTCTXPC, t1
-    li t1, MSTATUS_MPIE
-    csrc mstatus, t1
+    AT_LOADER t1
     mret                            /* into the task's context, at the loader */
 
     /* Into pxCurrentTCB's task from its context in memory: entered in the
-     * context it runs in, with interrupts off (a switching return clears
-     * MPIE first): an entry before the load would store its frame below
-     * whatever sp the context held. */
+     * context it runs in, with interrupts off (AT_LOADER). */
     .global port_context_load
 port_context_load:
-    lw t0, pxCurrentTCB
-    lw t0, 0(t0)
+    RECORD t0
     lw sp, REC_SAVED(t0)
     sw zero, REC_SAVED(t0)
     lw t1, REC_CTX(t0)              /* its registers are in its context now: */
     slli t1, t1, 8                  /* tyield may switch into it (0: shared) */
     sw t1, REC_FAST(t0)
-    .set slot, 0
-    .irp n, CALLEE_SAVED
-    lw x\n, (4 * slot)(sp)
-    .set slot, slot + 1
-    .endr
-    addi sp, sp, CALLEE
+    LOAD_CALLEE
     j port_restore_frame
 
 #else
-    .section .text.port_entries, "ax"
-    .global port_entries_begin         /* the entries' code lies in [begin, end) */
-port_entries_begin:
-    .balign 4
-    .global port_tick_entry
-port_tick_entry:
-    csrsi mstatus, MSTATUS_MIE      /* the frame holds mepc and mcause (nested
-                                       entries wait for its drain) */
-    sw sp, port_tick_frame, t0      /* the task's frame (not in mscratch: a
-                                       nested non-vectored entry uses it) */
-    SET_SP port_isr_stack_top
-    call port_tick                  /* a0: switch tasks */
-    SET_SP port_tick_frame
-    bnez a0, port_tick_switch
-    EMRET                           /* back to the task's bank, or on to a pending interrupt */
-    j port_restore_frame            /* an interrupt nested into the tick used the bank */
-    .global port_tick_switch        /* traced by the tests: retires only in ticks that switch */
-port_tick_switch:
     lw t0, pxCurrentTCB
     SAVE_CALLEE
     j port_switch
@@ -357,21 +356,10 @@ port_switch:                        /* t0: pxCurrentTCB */
 port_restore_task:                  /* into pxCurrentTCB's task */
     lw t0, pxCurrentTCB
     lw sp, 0(t0)
-    .set slot, 0
-    .irp n, CALLEE_SAVED
-    lw x\n, (4 * slot)(sp)
-    .set slot, slot + 1
-    .endr
-    addi sp, sp, CALLEE
+    LOAD_CALLEE
 #endif
 port_restore_frame:                 /* the hardware frame at sp into the current bank */
-    lw ra, 0(sp)
-    lw t0, 4(sp)
-    .set slot, 4                    /* a0.. (and t3-t6): entry_macros.S's order */
-    .irp n, A_REGS
-    lw x\n, (4 * slot)(sp)
-    .set slot, slot + 1
-    .endr
+    LOAD_FRAME_REGS
     lw t1, OFF_EPC(sp)
     lw t2, OFF_CAUSE(sp)
     csrci mstatus, MSTATUS_MIE      /* the CSRs: nothing may nest from here */
@@ -384,9 +372,8 @@ port_restore_frame:                 /* the hardware frame at sp into the current
     .global port_entries_end
 port_entries_end:
 
-    .section .sbss.port_tick_frame, "aw", @nobits
+    .section .sbss.port_task_frame, "aw", @nobits
     .balign 4
-port_tick_frame:                    /* the ticked task's frame during the tick */
-port_task_sp:                       /* (the same word, by its name in the context build) */
+port_task_frame:                    /* the running task's frame while a tick or a switch runs */
     .word 0
 #endif
