@@ -48,6 +48,8 @@ ROUTINES = {
     "mutex": "a mutex held by a low-priority task, taken by a high-priority one (priority inheritance)",
     "queue": "a one-item queue between a low-priority sender and a high-priority receiver",
     "isr": "generator line 0's ISR gives a semaphore a high-priority task waits for (the idle task runs)",
+    "bound": "generator line 0's interrupt is bound to a high-priority task: with task contexts the core "
+             "switches into it (vPortBoundWait), elsewhere its ISR gives a semaphore it waits for",
 }
 
 
@@ -91,6 +93,8 @@ CASES = {c.name: c for c in [
                                "returning"),
     Case("irq-to-task", 10, "isr", "the interrupt edge (generator line 0), to the task its ISR wakes",
          start="irq-edge", end_case="isr-give"),
+    Case("irq-bound-task", 11, "bound", "the interrupt edge (generator line 0), to the task it is bound to",
+         start="irq-edge"),
 ]}
 # Every case again with background load (the configuration's `background`
 # tasks running, fw/ctxsw/main.c): the firmware runs the routines a second
@@ -123,6 +127,7 @@ def samples(records, channels, kernel):
     ch_a, ch_b, ch_tick = channels.CH_MARK_A, channels.CH_MARK_B, kernel.CH_TICK
     ch_routine = channels.CH_ROUTINE
     loaded = 0               # BACKGROUND_FLAG from the last routine start on
+    routine = None           # the routine running (its edges start only its own cases)
     pc_rows = any(r.type == rec.TYPE_CORE and (r.payload >> 32) & 0xFF == rec.CORE_PC_MATCH for r in records)
     last_pc = {}
     open_ = {}               # case name -> start time
@@ -151,7 +156,8 @@ def samples(records, channels, kernel):
         elif r.type == rec.TYPE_HW:
             if r.payload >> (rec.HW_GEN_LINE + GEN_LINE) & 1:
                 for c in edge_cases[loaded]:
-                    _start(c.name, r.ts)
+                    if routine in (None, c.routine):
+                        _start(c.name, r.ts)
         elif r.type == rec.TYPE_SW:
             ch, data = (r.payload >> 32) & 0xFF, r.payload & 0xFFFFFFFF
             if ch == ch_tick:
@@ -159,6 +165,8 @@ def samples(records, channels, kernel):
                     ticked[name] = True
             elif ch == ch_routine:
                 loaded = data & BACKGROUND_FLAG
+                bits = data & ~BACKGROUND_FLAG
+                routine = next((r for i, r in enumerate(ROUTINES) if bits == 1 << i), None)
             elif ch in (ch_a, ch_b):
                 case = CASE_BY_ID.get(data | loaded) if not data & BACKGROUND_FLAG else None
                 if case is None:
@@ -214,12 +222,14 @@ TABLE_COLUMNS = [
     ("q send", "queue-send", "mean"), ("q recv", "queue-receive", "mean"),
     ("isr give", "isr-give", "mean"), ("irq->task", "irq-to-task", "mean"),
     ("max", "irq-to-task", "max"),
+    ("irq->bound", "irq-bound-task", "mean"), ("max", "irq-bound-task", "max"),
 ]
 LEGEND = """\
 cycles, mean over the samples unless marked; yield = taskYIELD to an equal-priority task; sem/mtx/q =
 semaphore, mutex (priority inheritance), queue: sig/send/rel wake a higher-priority task, wait/recv/blk
 block and the lower-priority task resumes; isr give = from the ISR's mark before xSemaphoreGiveFromISR;
-irq->task = from the interrupt edge; marks' cost subtracted (not from irq->task); marker: pc-match
+irq->task = from the interrupt edge to the task its ISR wakes; irq->bound = from the interrupt edge to the
+task bound to it (switched into by the core where it has task contexts); marks' cost subtracted (not from irq->task); marker: pc-match
 (retire port) or sw-event (store arrival); REFERENCE rows are published figures, not measured here."""
 
 

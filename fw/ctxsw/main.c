@@ -14,12 +14,14 @@
  * expect: ctxsw: mutex: ok
  * expect: ctxsw: queue: ok
  * expect: ctxsw: isr: ok
+ * expect: ctxsw: bound: ok
  * expect: ctxsw: calib+bg: ok
  * expect: ctxsw: yield+bg: ok
  * expect: ctxsw: sem+bg: ok
  * expect: ctxsw: mutex+bg: ok
  * expect: ctxsw: queue+bg: ok
  * expect: ctxsw: isr+bg: ok
+ * expect: ctxsw: bound+bg: ok
  * expect: ctxsw: ok
  */
 #include "irqlab.h"
@@ -221,11 +223,25 @@ static void run_mutex(void) {
 /* ------------------------------------------------- an ISR wakes a task */
 static SemaphoreHandle_t isr_sem;
 static volatile uint32_t isr_runs, isr_woken, isr_overruns;
+static volatile int bound_routine;    /* the line's interrupt is the bound routine's */
+
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
+/* With task contexts the handler is the bound interrupt's way through the
+ * kernel (portmacro.h vPortBoundWait), taken only when the core cannot
+ * switch (the interrupted task has no context of its own). */
+#define BOUND_HANDLER() portYIELD_FROM_ISR(xPortBoundIrqFromISR(IRQ))
+#else
+#define BOUND_HANDLER() do { BaseType_t w = pdFALSE; xSemaphoreGiveFromISR(isr_sem, &w); portYIELD_FROM_ISR(w); } while (0)
+#endif
 
 /* A request that comes while the task has not taken the previous give yet
  * (a tick held it up on a slow row) finds the semaphore full: an overrun,
  * counted (the host leaves such samples out: trace/ctxsw.py). */
 void IRQ_HANDLER(IRQ)(void) {
+    if (bound_routine) {
+        BOUND_HANDLER();
+        return;
+    }
     BaseType_t woken = pdFALSE;
     gen_ack(1u << LINE);                          /* lowers the level line */
     isr_runs++;
@@ -261,6 +277,47 @@ static void run_isr(const volatile struct irqlab_config *c) {
     if (isr_overruns)
         console_printf("ctxsw: isr: %u requests came before the task took the previous one\n", isr_overruns);
     ok("isr");
+}
+
+/* ------------------------------------------- an interrupt bound to a task */
+/* The edge pends the source (edge-triggered); the task lowers the line once
+ * it runs, and the generator raises it again `irq_period` (+ jitter) cycles
+ * later. With task contexts the task's first code after the switch is mark
+ * B itself (vPortBoundWait's `first`, which gets the case in a0). */
+static volatile uint32_t bound_woken;
+
+static void bound_task(void *arg) {
+    for (;;) {
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
+        vPortBoundWait(IRQ, (void (*)(void *))ctxsw_mark_b, (void *)CASE_IRQ_BOUND_TASK);
+#else
+        xSemaphoreTake(isr_sem, portMAX_DELAY);
+        ctxsw_mark_b(CASE_IRQ_BOUND_TASK);
+#endif
+        gen_ack(1u << LINE);
+        if (++bound_woken == samples)
+            xSemaphoreGive(done);
+    }
+}
+
+static void run_bound(const volatile struct irqlab_config *c) {
+    bound_woken = 0;
+    bound_routine = 1;
+    TaskHandle_t h = create(bound_task, "bound", PRIO_HIGH);   /* runs and waits */
+    /* The first edge a period on: the runner has blocked by then. */
+    struct gen_pattern p = {
+        .mode = GEN_LEVEL, .delay = c->irq_period, .high = 1, .low = c->irq_period, .count = samples,
+        .burst = 1, .jitter = c->irq_jitter, .seed = c->seed,
+    };
+    irq_configure(IRQ, IRQ_TRIG_EDGE, configKERNEL_INTERRUPT_LEVEL);
+    irq_enable(IRQ);
+    gen_config(LINE, &p);
+    gen_start(1u << LINE);                        /* the runner blocks: the idle task runs */
+    finish("bound", h, NULL);
+    irq_disable(IRQ);
+    bound_routine = 0;
+    CHECK("bound", bound_woken == samples, bound_woken, samples);
+    ok("bound");
 }
 
 /* ----------------------------------------------------------------- runner */
@@ -303,6 +360,10 @@ static void run_routines(const volatile struct irqlab_config *c) {
     if (r & ROUTINE_ISR) {
         stim(CH_ROUTINE, ROUTINE_ISR | pass_flags);
         run_isr(c);
+    }
+    if (r & ROUTINE_BOUND) {
+        stim(CH_ROUTINE, ROUTINE_BOUND | pass_flags);
+        run_bound(c);
     }
 }
 

@@ -117,13 +117,129 @@ static uint32_t context_take(void) {
     return c;
 }
 
+static void bound_forget(void *tcb, uint32_t context);
+
 void vPortTaskDeleted(void *tcb) {
     struct port_record *r = *(struct port_record **)tcb;     /* pxTopOfStack */
-    if (r->context) {
-        vPortEnterCritical();
+    vPortEnterCritical();
+    bound_forget(tcb, r->context);
+    if (r->context)
         contexts_free |= 1u << r->context;
+    vPortExitCritical();
+}
+
+/* Bound interrupts (portmacro.h vPortBoundWait). A binding per source in
+ * use: the task that waits for it (NULL: none) and whether one came while
+ * none waited. The core keeps the armed binding of each context
+ * (mfastbind); a switch by it disarms it. */
+struct port_bound {
+    uint32_t irq;                    /* the source + 1; 0: a free entry */
+    void *owner;                     /* the task that waits for it */
+    TaskHandle_t waiter;
+    uint32_t kept;
+};
+#define PORT_BOUND_MAX IRQLAB_FASTIRQ_CONTEXTS
+static struct port_bound bound[PORT_BOUND_MAX];
+extern void *volatile pxCurrentTCB;
+
+static inline uint32_t record_context(void *tcb) {
+    return (*(struct port_record **)tcb)->context;
+}
+
+/* The entry of `irq` (new ones only if `take`), NULL if there is none. */
+static struct port_bound *bound_entry(uint32_t irq, int take) {
+    struct port_bound *free_entry = NULL;
+    for (int i = 0; i < PORT_BOUND_MAX; i++) {
+        if (bound[i].irq == irq + 1)
+            return &bound[i];
+        if (!bound[i].irq && !free_entry)
+            free_entry = &bound[i];
+    }
+    if (take && free_entry)
+        free_entry->irq = irq + 1;
+    return take ? free_entry : NULL;
+}
+
+static inline void bind(uint32_t context, uint32_t irq, uint32_t armed) {
+    CSRW(CSR_MFASTBIND, armed | context << MFASTBIND_CONTEXT_SHIFT | irq);
+}
+
+/* After a switch by the core: the kernel still runs the interrupted task
+ * (pxCurrentTCB), this one is suspended in its view, and the threshold is
+ * the interrupt's level, so no kernel ISR runs. Made ready as an ISR would
+ * (xTaskResumeFromISR), this task becomes the kernel's current one if it is
+ * above the interrupted one and the scheduler runs; otherwise the core goes
+ * back into the interrupted task (tyield, mfastctx's next: the core set it
+ * to the interrupted context), and this task goes on when the kernel
+ * switches into it. */
+static void bound_learn(void *self) {
+    void *interrupted = pxCurrentTCB;
+    xTaskResumeFromISR(self);
+    if (xTaskGetSchedulerState() == taskSCHEDULER_RUNNING &&
+        uxTaskPriorityGetFromISR(self) > uxTaskPriorityGetFromISR(interrupted)) {
+        pxCurrentTCB = self;
+        portENABLE_INTERRUPTS();
+        return;
+    }
+    __asm volatile("csrci mstatus, 8" ::: "memory");  /* tyield sets it again, in the interrupted task */
+    CSRW(CSR_MFASTCTX, record_context(interrupted) << MFASTCTX_NEXT_SHIFT);
+    portENABLE_INTERRUPTS();
+    __asm volatile(FASTCTX_TYIELD(0) ::: "memory");
+}
+
+void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg) {
+    void *self = pxCurrentTCB;
+    uint32_t context = record_context(self);
+    vPortEnterCritical();
+    struct port_bound *b = bound_entry(irq, 1);
+    configASSERT(b != NULL);
+    b->owner = self;
+    if (b->kept) {
+        b->kept = 0;
+        vPortExitCritical();
+    } else {
+        b->waiter = self;
+        if (context)
+            bind(context, irq, MFASTBIND_ARMED);
+        vTaskSuspend(NULL);                  /* pends the yield: taken as the critical section ends */
         vPortExitCritical();
     }
+    /* Here again: the core switched into this task (the kernel does not
+     * know yet), or the kernel did (the handler's way, or the kept one). */
+    if (first)
+        first(arg);
+    if (pxCurrentTCB != self) {
+        b->waiter = NULL;
+        bound_learn(self);
+    }
+}
+
+/* A deleted task's bindings end (in a critical section): its context
+ * disarmed, its entries freed (a kept interrupt with them). */
+static void bound_forget(void *tcb, uint32_t context) {
+    if (context)
+        bind(context, 0, 0);
+    for (int i = 0; i < PORT_BOUND_MAX; i++)
+        if (bound[i].owner == tcb)
+            bound[i] = (struct port_bound){0};
+}
+
+BaseType_t xPortBoundIrqFromISR(uint32_t irq) {
+    UBaseType_t saved = portSET_INTERRUPT_MASK_FROM_ISR();
+    BaseType_t yield = pdFALSE;
+    struct port_bound *b = bound_entry(irq, 0);
+    if (b && b->waiter) {
+        void *waiter = b->waiter;
+        b->waiter = NULL;
+        uint32_t context = record_context(waiter);
+        if (context)
+            bind(context, irq, 0);
+        yield = xTaskResumeFromISR(waiter);
+    } else if (b) {
+        b->kept = 1;
+    }
+    portCLEAR_INTERRUPT_MASK_FROM_ISR(saved);
+    return yield;
 }
 #endif
 

@@ -4,6 +4,7 @@
 #include <generated/soc.h>
 #include "irqlab_features.h"
 #include "fastirq_entry.h"
+#include "fastctx.h"
 
 /* The registers of the C ABI in use, by number (both builds). */
 #ifdef __riscv_abi_rve
@@ -215,8 +216,6 @@ port_entries_end:
     .equ REC_CTX, 0
     .equ REC_SAVED, 4
     .equ REC_FAST, 8
-    .equ CSR_MFASTCTX, 0x7C2
-    .equ CSR_MFASTCTXPC, 0x7C3
 
     .macro RECORD reg               /* reg := pxCurrentTCB's record */
     lw \reg, pxCurrentTCB

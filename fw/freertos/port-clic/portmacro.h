@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include "irqlab_features.h"
 #include "clic.h"
+#include "fastctx.h"
 
 #define portCHAR        char
 #define portFLOAT       float
@@ -94,7 +95,7 @@ static inline void vPortYieldTask(void) {
     uint32_t pend = (uint32_t)&CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE);
     __asm volatile(
         "lw t0, pxCurrentTCB\n"
-        "csrr t2, 0x7c2\n"              /* the running context: 0 is shared, */
+        "csrr t2, " FASTCTX_STR(CSR_MFASTCTX) "\n" /* the running context: 0 is shared, */
         "csrr t1, 0x347\n"              /* mintthresh: in a critical section, */
         "csrci mstatus, 8\n"
         "andi t2, t2, 15\n"
@@ -112,8 +113,8 @@ static inline void vPortYieldTask(void) {
         "lw t2, 8(t2)\n"
         "beqz t2, 7f\n"                 /* its registers are not in its context */
         "sw t1, pxCurrentTCB, t0\n"
-        "csrw 0x7c2, t2\n"
-        ".insn i 0x0B, 1, x0, x0, 16\n" /* tyield: on in the next task; this one goes on at 9 (16 bytes on) */
+        "csrw " FASTCTX_STR(CSR_MFASTCTX) ", t2\n"
+        FASTCTX_TYIELD(16) "\n"  /* on in the next task; this one goes on at 9 (16 bytes on) */
         "7: csrsi mstatus, 8\n"
         "li t0, 1\n"                    /* the pend, as vPortYield */
         "sb t0, 0(%0)\n"
@@ -161,6 +162,23 @@ static inline uint32_t ulPortHighestBit(uint32_t x) {
 #if IRQLAB_FASTIRQ_CONTEXTS > 1
 void vPortTaskDeleted(void *tcb);
 #define portCLEAN_UP_TCB(tcb)         vPortTaskDeleted(tcb)
+
+/* Bound interrupts (docs/FREERTOS.md "Bound interrupts"). The calling task
+ * waits for CLIC source `irq` (edge-triggered, enabled, at the kernel's
+ * level): it blocks, and when the interrupt comes the core switches
+ * straight into it (no ISR, no kernel code) if the interrupted task is in
+ * a context of its own and outside a handler and a critical section; else
+ * the source's handler, which must call xPortBoundIrqFromISR, wakes it
+ * through the kernel. An interrupt that comes while the task does not wait
+ * is kept (once, as a binary semaphore's give) for its next wait. Back in
+ * the task, `first(arg)` (may be NULL) runs first: after a switch by the
+ * core, before the kernel has learned it, at the interrupt's level, so it
+ * may not call the kernel; then the kernel learns, and the task goes on
+ * if it is above the interrupted one (else it waits its turn as any task
+ * made ready by an ISR). A task without a context of its own (beyond the
+ * resident ones) always takes the handler's way. */
+void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg);
+BaseType_t xPortBoundIrqFromISR(uint32_t irq);
 #endif
 
 #define portHAS_NESTED_INTERRUPTS     1

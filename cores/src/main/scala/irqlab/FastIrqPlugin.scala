@@ -17,6 +17,9 @@ trait FastIrqControl {
   def switchTarget: UInt        // ... to this pc (that context's saved pc)
   def contextCount: Int         // task contexts (1: none)
   def switchBusy: Bool          // a tyield waits (the drain runs, or a left load is not written)
+  def boundReady: Bool          // the CLIC's request is bound to another task context, which waits for it
+  def boundHold: Bool           // ... cannot be told this cycle: no interrupt is taken
+  def boundTarget: UInt         // that context's saved pc
 }
 
 /** The fast-interrupt extension (`fastirq`, after CV32RT, seed 000 Sec.
@@ -137,6 +140,9 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
   var switchPending: Bool = null
   var switchTarget: UInt = null
   var switchBusy: Bool = null
+  var boundReady: Bool = null
+  var boundHold: Bool = null
+  var boundTarget: UInt = null
   override def contextCount: Int = contexts
   object INJECTED extends Stageable(Bool)
   object INJECTED_ENTRY extends Stageable(Bool)    // ... the entry's adjustment
@@ -148,7 +154,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
   var saveReady: Bool = null
   private var trap: TrapCsrPlugin = null
   private var configCsr, statusCsr: CsrSlot = null
-  private var contextCsr, contextPcCsr: CsrSlot = null
+  private var contextCsr, contextPcCsr, bindCsr: CsrSlot = null
 
   override def setup(pipeline: VexRiscv): Unit = {
     trap = pipeline.plugins.collectFirst { case t: TrapCsrPlugin => t }
@@ -166,10 +172,14 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
     if (contexts > 1) {
       contextCsr = trap.addCsr(0x7C2)
       contextPcCsr = trap.addCsr(0x7C3)
+      bindCsr = trap.addCsr(0x7C4)
     }
     switchPending = Bool()
     switchTarget = UInt(32 bits)
     switchBusy = Bool()
+    boundReady = Bool()
+    boundHold = Bool()
+    boundTarget = UInt(32 bits)
     enabled = Bool()
     entryBlocked = Bool()
     bankLive = Bool()
@@ -229,11 +239,44 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       switchTarget := (if (contexts > 1) contextPc(contextNext) else U(0, 32 bits))
       val tyield = trap.tyieldSwitch
       val switchNow = ((back || trap.mretSwitch) && switchPending) || tyield
-      // Into a context switched out in a trap its sp comes back up by FRAME;
-      // into one that left by tyield it is as it was.
-      val switchAdjusts = switchNow && (if (contexts > 1) trapped(contextNext) else False)
+
+      // Bound interrupts (the header's "Bound interrupts"): per context, the
+      // interrupt id it waits for and whether it waits (armed). Which
+      // context waits for the CLIC's id, and that context's pc, are
+      // registered from this cycle's id and used in the next if the id is
+      // kept, so no compare lies on the path from the CLIC to the fetch pc.
+      val bound = if (contexts > 1) trap.boundSwitch else False
+      val binding = (contexts > 1) generate new Area {
+        val idWidth = trap.clic.id.getWidth
+        val bindId = Vec(Reg(UInt(idWidth bits)) init (0), contexts)
+        val armed = Vec(RegInit(False), contexts)
+        val hits = Vec((0 until contexts).map(c => armed(c) && bindId(c) === trap.clic.id))
+        val first = OHMasking.first(hits.asBits)
+        val valid = RegNext(hits.orR) init (False)
+        val target = RegNext(OHToUInt(first).resize(contextBits bits))
+        val pc = RegNext(MuxOH(first, contextPc))
+        // A switch, or a write of a context's pc or binding, makes the
+        // registered view one cycle old.
+        val stale = RegNext(switchNow || bound || contextPcCsr.write.valid || bindCsr.write.valid ||
+                            contextCsr.write.valid) init (False)
+        boundReady := valid && trap.clic.idKept && !stale && target =/= context && context =/= 0
+        boundHold := armed.orR && (!trap.clic.idKept || stale)
+        boundTarget := pc
+      }
+      if (contexts == 1) {
+        boundReady := False
+        boundHold := False
+        boundTarget := 0
+      }
+
+      // Every switch: the context switched into, and whether its sp comes
+      // back up by FRAME (switched out in a trap: yes; by tyield or by a
+      // bound interrupt: no).
+      val switchAny = switchNow || bound
+      val switchTo = if (contexts > 1) bound ? binding.target | contextNext else contextNext
+      val switchAdjusts = switchAny && (if (contexts > 1) trapped(switchTo) else False)
       if (contexts > 1) {
-        banks.context := switchNow ? contextNext | context     // the injected adjustment is the next context's
+        banks.context := switchAny ? switchTo | context         // the injected adjustment is the next context's
         banks.writeContext := context
       }
 
@@ -265,18 +308,31 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       when(entry) { bank := ~bank; live := True }
       when(back) { bank := ~bank; live := False }
       if (contexts > 1) {
-        when(switchNow) {
-          context := contextNext
-          // emret: the bank it would return to; mret, tyield: this one
-          liveBank(context) := (back && !tyield) ? ~bank | bank
-          bank := liveBank(contextNext)
+        when(switchAny) {
+          context := switchTo
+          // emret: the bank it would return to; mret, tyield, bound: this one
+          liveBank(context) := (back && !tyield && !bound) ? ~bank | bank
+          bank := liveBank(switchTo)
           // tyield's immediate: how far past it the task goes on (the code
           // it falls through to when it does not switch, skipped)
           val resume = execute.input(PC) + 4 + execute.input(INSTRUCTION)(31 downto 20).asSInt.resize(32).asUInt
-          contextPc(context) := tyield ? resume | trap.mepcValue
-          trapped(context) := !tyield
+          contextPc(context) := bound ? trap.boundEpc | (tyield ? resume | trap.mepcValue)
+          trapped(context) := !tyield && !bound
+        }
+        // A bound interrupt disarms its context; the next return or tyield
+        // goes back into the interrupted one (the woken task's way back when
+        // it may not run yet).
+        when(bound) {
+          contextNext := context
+          binding.armed(binding.target) := False
         }
         when(entry) { contextNext := context }          // a new handler returns where it came from
+        when(bindCsr.write.valid) {
+          val c = bindCsr.write.payload(16 + contextBits - 1 downto 16).asUInt
+          binding.bindId(c) := bindCsr.write.payload(binding.idWidth - 1 downto 0).asUInt
+          binding.armed(c) := bindCsr.write.payload(31)
+        }
+        bindCsr.read := binding.armed.asBits.resize(32)
         when(contextCsr.write.valid) { contextNext := contextCsr.write.payload(8 + contextBits - 1 downto 8).asUInt }
         when(contextPcCsr.write.valid) {
           contextPc(contextNext) := contextPcCsr.write.payload(31 downto 2).asUInt @@ U"00"

@@ -191,6 +191,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   /** tyield switches into the next task context (FastIrqPlugin with
     * contexts): valid in the cycle it jumps. */
   var tyieldSwitch: Bool = null
+  /** An interrupt bound to a task context is taken as a switch into that
+    * context (FastIrqPlugin with contexts, "Bound interrupts"): valid in the
+    * cycle it jumps; `boundEpc` is where the interrupted task goes on. */
+  var boundSwitch: Bool = null
+  var boundEpc: UInt = null
   /** The current mepc and mcause (as read by a CSR instruction). */
   var mepcValue: UInt = null
   var mcauseRead: Bits = null
@@ -259,6 +264,8 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     emretSwitch = Bool()
     mretSwitch = Bool()
     tyieldSwitch = Bool()
+    boundSwitch = Bool()
+    boundEpc = UInt(32 bits)
     mepcValue = UInt(32 bits)
     mcauseRead = Bits(32 bits)
     trapTarget = UInt(32 bits)
@@ -312,6 +319,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     emretSwitch := False
     mretSwitch := False
     tyieldSwitch := False
+    boundSwitch := False
     trapTarget := mtvecBase @@ U"000000"
     trapCode := 0
     interruptEntry := False
@@ -520,7 +528,24 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     // (memory's halt holds these stages anyway) and an exception in memory
     // (its trap flushes them). So the data bus's answer and exceptions stay off the path from
     // the decision to the fetch (the ULX3S's 50 MHz).
-    val takeNow = irqRequest && vecOk && !accessInFlight
+    // A bound interrupt (FastIrqPlugin's "Bound interrupts") is taken from
+    // task code only (mil and mintthresh 0: not in a handler, not in a
+    // critical section) as a switch into its task's context, once memory
+    // holds no instruction that writes a register or accesses memory (a
+    // divide is dropped, as by any take) and writeBack none that writes a
+    // register: VexRiscv's bypasses, the one of last cycle's write into
+    // decode among them, compare register numbers only, and the next
+    // task's first instruction (the injected sp adjustment: next cycle)
+    // must meet nothing of the interrupted task's. It needs no handler
+    // pointer.
+    val hasContexts = fast.exists(_.contextCount > 1)
+    val boundWanted = if (hasContexts) fast.get.boundReady && mil === 0 && mintthresh === 0 else False
+    val olderBusy = (memory.arbitration.isValid && !divInMemory &&
+                     (memory.input(REGFILE_WRITE_VALID) || memoryAccess(pipeline, memory))) ||
+                    (writeBack.arbitration.isValid && writeBack.input(REGFILE_WRITE_VALID))
+    val boundHold = if (hasContexts) fast.get.boundHold || (boundWanted && olderBusy) else False
+    val takeNow = if (hasContexts) irqRequest && (vecOk || boundWanted) && !accessInFlight && !boundHold
+                  else irqRequest && vecOk && !accessInFlight
     val irqTake = takeNow && !memoryTrap && !fastWaits
     when(irqRequest && !takeNow) { execute.arbitration.haltByOther := True }
     // With a data cache: the access in memory waits with execute (see above).
@@ -545,7 +570,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       trapTarget := irqTarget
       trapCode := clic.id.resized
     }
-    when(irqTake) {
+    def takeInterrupt(): Unit = {
       enterTrap(irqEpc)
       takeWinner()
       interruptEntry := True
@@ -553,6 +578,21 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       memory.arbitration.flushNext := True        // execute, decode, the fetcher
       jumpMemory.valid := True
       jumpMemory.payload := irqTarget
+    }
+    boundEpc := irqEpc
+    if (!hasContexts) when(irqTake) { takeInterrupt() }
+    else when(irqTake) {
+      when(boundWanted) {
+        // No trap: mepc, mcause, mie, mil stay; the woken task starts at
+        // its interrupt's level (mintthresh), as its handler would.
+        boundSwitch := True
+        clicClaim := True                         // an edge's pending bit cleared
+        mintthresh := clic.level
+        when(dropsMemory) { memory.arbitration.flushIt := True }
+        memory.arbitration.flushNext := True
+        jumpMemory.valid := True
+        jumpMemory.payload := fast.get.boundTarget
+      } otherwise { takeInterrupt() }
     }
 
     decode plug new Area {
@@ -611,8 +651,11 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
         val live = fast.get.bankLive
         // Not into another context: the kernel has chosen the next task, so
         // the switch comes first and the interrupt is taken in that task.
+        // Nor into a bound interrupt: the return comes first, and the
+        // interrupt is then taken from the task as a switch (the take above).
+        val notBound = if (hasContexts) !fast.get.boundReady && !fast.get.boundHold else True
         val chain = live && clic.valid && mpie && clic.level > mpil && clic.level > mintthresh &&
-                    !claimedAgo1 && !claimedAgo2 && !vectorFetch && !switching
+                    !claimedAgo1 && !claimedAgo2 && !vectorFetch && !switching && notBound
         val emretGo = go && isEmret && !emretWait
         insert(EMRET_RETURNS) := isEmret && live
         when(emretGo && chain) {
