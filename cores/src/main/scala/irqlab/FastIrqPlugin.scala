@@ -127,6 +127,22 @@ trait FastIrqControl {
   * bank, setting MIE. Each context remembers whether it left in a trap (its
   * sp moved down by FRAME) or by tyield; only the former gets the injected
   * `addi sp, sp, FRAME` when switched into, by a return or by tyield.
+  *
+  * Bound interrupts (contexts > 1): 0x7C4 mfastbind, write: bits 19:16 a
+  * context, bit 31 armed, bits 11:0 a CLIC id; read: the armed contexts, a
+  * bit each. A request for an armed context's id, other than the current
+  * context, with the current context not 0 and the core in task code (mil
+  * and mintthresh 0) is taken as a switch, not a trap (TrapCsrPlugin's
+  * take): the interrupted pc becomes the current context's pc (left as by
+  * tyield: no FRAME), the next context becomes the interrupted one, the
+  * woken context is disarmed, the CLIC's request claimed, mintthresh set
+  * to its level, and the core jumps to the woken context's pc with its
+  * bank (and its FRAME adjustment if it left in a trap). mepc, mcause, mie
+  * and mil stay. The match of the CLIC's id is registered (used in the
+  * next cycle while the id is kept and nothing changed the bindings or the
+  * saved pcs), so no compare lies on the path to the fetch pc; while it
+  * cannot be told, no interrupt is taken. emret does not chain into a
+  * bound interrupt.
   */
 class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int = 1)
     extends Plugin[VexRiscv] with FastIrqControl {
