@@ -213,7 +213,9 @@ def figures(raw, clock_hz=None):
 
 
 # ------------------------------------------------------------ the table
-# The headline: one row per port. Columns: (header, case, statistic).
+# The headline: one row per port. Columns: (header, case, statistic); the
+# case WORST: the largest of that statistic over every case of the pass.
+WORST = "*"
 TABLE_COLUMNS = [
     ("yield mean", "yield", "mean"), ("min", "yield", "min"), ("max", "yield", "max"),
     ("jitter", "yield", "jitter"),
@@ -223,13 +225,15 @@ TABLE_COLUMNS = [
     ("isr give", "isr-give", "mean"), ("irq->task", "irq-to-task", "mean"),
     ("max", "irq-to-task", "max"),
     ("irq->bound", "irq-bound-task", "mean"), ("max", "irq-bound-task", "max"),
+    ("worst", WORST, "max"),
 ]
 LEGEND = """\
 cycles, mean over the samples unless marked; yield = taskYIELD to an equal-priority task; sem/mtx/q =
 semaphore, mutex (priority inheritance), queue: sig/send/rel wake a higher-priority task, wait/recv/blk
 block and the lower-priority task resumes; isr give = from the ISR's mark before xSemaphoreGiveFromISR;
 irq->task = from the interrupt edge to the task its ISR wakes; irq->bound = from the interrupt edge to the
-task bound to it (switched into by the core where it has task contexts); marks' cost subtracted (not from irq->task); marker: pc-match
+task bound to it (switched into by the core where it has task contexts); worst = the largest max of
+every case; marks' cost subtracted (not from irq->task); marker: pc-match
 (retire port) or sw-event (store arrival); REFERENCE rows are published figures, not measured here."""
 
 
@@ -237,6 +241,16 @@ def _fmt(v):
     if v is None:
         return "-"
     return f"{v:.1f}" if isinstance(v, float) else str(v)
+
+
+def _cell(cases, case, stat, loaded):
+    """One figure of a port's cases: `case` in the pass asked for (`loaded`),
+    or with WORST the largest over every case of that pass but the marks' own."""
+    if case != WORST:
+        return cases.get(case + (BACKGROUND_SUFFIX if loaded else ""), {}).get(stat)
+    values = [s.get(stat) for name, s in cases.items()
+              if CASES[name].loaded == loaded and CASES[name].routine != "calib" and s.get(stat) is not None]
+    return max(values, default=None)
 
 
 def table(results, references=(), loaded=False):
@@ -251,11 +265,11 @@ def table(results, references=(), loaded=False):
         n = min((cases[c]["count"] for c in cases if CASES[c].routine != "calib" and CASES[c].loaded == loaded),
                 default=0)
         rows.append([port, entry["marker"], str(n)] +
-                    [_fmt(cases.get(case + suffix, {}).get(stat)) for _, case, stat in TABLE_COLUMNS])
+                    [_fmt(_cell(cases, case, stat, loaded)) for _, case, stat in TABLE_COLUMNS])
     if loaded:
         references = ()
     for ref in references:
-        cells = {("yield", "mean"): ref.mean, ("yield", "jitter"): ref.jitter, ("yield", "max"): ref.worst}
+        cells = {("yield", "mean"): ref.mean, ("yield", "jitter"): ref.jitter, (WORST, "max"): ref.worst}
         rows.append([ref.name, "REFERENCE", "-"] +
                     [cells.get((case, stat)) or "-" for _, case, stat in TABLE_COLUMNS])
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
