@@ -231,7 +231,11 @@ static volatile int bound_routine;    /* the line's interrupt is the bound routi
  * switch (the interrupted task has no context of its own). */
 #define BOUND_HANDLER() portYIELD_FROM_ISR(xPortBoundIrqFromISR(IRQ))
 #else
-#define BOUND_HANDLER() do { BaseType_t w = pdFALSE; xSemaphoreGiveFromISR(isr_sem, &w); portYIELD_FROM_ISR(w); } while (0)
+/* Elsewhere the ISR lowers the line (where the interrupt model has level
+ * lines only, the source stays pending while the line is high) and gives
+ * the task's semaphore. */
+#define BOUND_HANDLER() do { BaseType_t w = pdFALSE; gen_ack(1u << LINE); \
+                             xSemaphoreGiveFromISR(isr_sem, &w); portYIELD_FROM_ISR(w); } while (0)
 #endif
 
 /* A request that comes while the task has not taken the previous give yet
@@ -280,21 +284,22 @@ static void run_isr(const volatile struct irqlab_config *c) {
 }
 
 /* ------------------------------------------- an interrupt bound to a task */
-/* The edge pends the source (edge-triggered); the task lowers the line once
- * it runs, and the generator raises it again `irq_period` (+ jitter) cycles
- * later. With task contexts the task's first code after the switch is mark
- * B itself (vPortBoundWait's `first`, which gets the case in a0). */
+/* With task contexts the edge pends the source (edge-triggered), the core
+ * switches into the task, whose first code after the switch is mark B
+ * itself (vPortBoundWait's `first`, which gets the case in a0), and the
+ * task lowers the line; elsewhere the ISR does (BOUND_HANDLER). The
+ * generator raises it again `irq_period` (+ jitter) cycles later. */
 static volatile uint32_t bound_woken;
 
 static void bound_task(void *arg) {
     for (;;) {
 #if IRQLAB_FASTIRQ_CONTEXTS > 1
         vPortBoundWait(IRQ, (void (*)(void *))ctxsw_mark_b, (void *)CASE_IRQ_BOUND_TASK);
+        gen_ack(1u << LINE);
 #else
         xSemaphoreTake(isr_sem, portMAX_DELAY);
         ctxsw_mark_b(CASE_IRQ_BOUND_TASK);
 #endif
-        gen_ack(1u << LINE);
         if (++bound_woken == samples)
             xSemaphoreGive(done);
     }
