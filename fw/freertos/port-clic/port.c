@@ -93,18 +93,11 @@ static void task_exit_error(void) {
 struct port_record {
     uint32_t context;
     StackType_t *saved;              /* the context in memory, or 0 */
-    uint32_t fast;                   /* context << 8 once its registers are in it (own context only) */
-    uint32_t unused;                 /* 16 bytes: the stack's alignment */
+    uint32_t counted;                /* shared context: 1 + the priority it is counted ready at, 0: not */
+    uint32_t ready;                  /* own context: mfastready's word for it but the priority; 0: shared */
 };
-
-/* The layouts portmacro.h's yield reads by offset. */
-#include <stddef.h>
-_Static_assert(offsetof(StaticTask_t, xDummy3) == 4, "the TCB's state list item");
-_Static_assert(offsetof(ListItem_t, pxNext) == 4 && offsetof(ListItem_t, pvOwner) == 12 &&
-               offsetof(ListItem_t, pxContainer) == 16, "ListItem_t");
-_Static_assert(offsetof(List_t, xListEnd) == 8 && offsetof(MiniListItem_t, pxNext) == 4, "List_t");
-_Static_assert(offsetof(struct port_record, fast) == 8, "portmacro.h reads the record's word 8");
 static uint32_t contexts_free = ((1u << IRQLAB_FASTIRQ_CONTEXTS) - 1) & ~1u;
+extern void *volatile pxCurrentTCB;
 
 static uint32_t context_take(void) {
     uint32_t c = 0;
@@ -119,12 +112,63 @@ static uint32_t context_take(void) {
 
 static void bound_forget(void *tcb, uint32_t context);
 
+/* The core's view of the ready tasks (portmacro.h vPortYieldTask; the
+ * kernel's hooks call these in its critical sections). A task with a
+ * context of its own: its ready bit and priority in the core (mfastready);
+ * its TCB the core learns when the task first runs (port_context_load:
+ * mfasttcb). A task sharing context 0 is counted per priority, and at a
+ * priority where one is ready a yield defers to the kernel (mfastdefer),
+ * whose round robin then reaches it too. */
+#include <stddef.h>
+_Static_assert(offsetof(StaticListItem_t, pvDummy3[3]) == offsetof(ListItem_t, pxContainer) &&
+               sizeof(StaticList_t) == sizeof(List_t), "FreeRTOS's public layouts");
+_Static_assert(offsetof(StaticTask_t, xDummy3[0].pvDummy3[3]) == 20, "portasm.S TCB_STATE_CONTAINER");
+_Static_assert(offsetof(StaticTask_t, uxDummy5) == PORT_TCB_PRIORITY, "portmacro.h reads the TCB's priority");
+_Static_assert(offsetof(struct port_record, ready) == PORT_RECORD_READY, "portmacro.h reads the record");
+static uint8_t shared_ready[configMAX_PRIORITIES];
+static uint32_t defer_mask;
+/* The kernel's ready lists (its pxReadyTasksLists, static in tasks.c),
+ * learned as the scheduler starts from the task it starts with, and their
+ * size: portasm.S port_switch tests a task against them. */
+extern uintptr_t port_ready_lists, port_ready_bytes;      /* portasm.S: port_switch tests a shared task */
+
+static inline void *state_container(void *tcb) {
+    return ((StaticTask_t *)tcb)->xDummy3[0].pvDummy3[3];       /* xStateListItem.pxContainer */
+}
+
+static void shared_count(struct port_record *r, uint32_t counted) {
+    if (r->counted == counted)
+        return;
+    if (r->counted && --shared_ready[r->counted - 1] == 0)
+        defer_mask &= ~(1u << (r->counted - 1));
+    if (counted && shared_ready[counted - 1]++ == 0)
+        defer_mask |= 1u << (counted - 1);
+    r->counted = counted;
+    CSRW(CSR_MFASTDEFER, defer_mask);
+}
+
+void vPortSharedTaskReady(void *tcb) {
+    shared_count(*(struct port_record **)tcb, ((StaticTask_t *)tcb)->uxDummy5 + 1);
+}
+
+void vPortTaskNotReady(void *tcb) {
+    struct port_record *r = *(struct port_record **)tcb;
+    if (r->context)
+        CSRW(CSR_MFASTREADY, r->context << MFASTREADY_CONTEXT_SHIFT);
+    else
+        shared_count(r, 0);
+}
+
+
 void vPortTaskDeleted(void *tcb) {
     struct port_record *r = *(struct port_record **)tcb;     /* pxTopOfStack */
     vPortEnterCritical();
     bound_forget(tcb, r->context);
-    if (r->context)
+    vPortTaskNotReady(tcb);
+    if (r->context) {
+        CSRW(CSR_MFASTREADY, MFASTREADY_FORGET | r->context << MFASTREADY_CONTEXT_SHIFT);
         contexts_free |= 1u << r->context;
+    }
     vPortExitCritical();
 }
 
@@ -140,7 +184,6 @@ struct port_bound {
 };
 #define PORT_BOUND_MAX IRQLAB_FASTIRQ_CONTEXTS
 static struct port_bound bound[PORT_BOUND_MAX];
-extern void *volatile pxCurrentTCB;
 
 static inline uint32_t record_context(void *tcb) {
     return (*(struct port_record **)tcb)->context;
@@ -259,7 +302,8 @@ StackType_t *pxPortInitialiseStack(StackType_t *top, TaskFunction_t code, void *
 #if IRQLAB_FASTIRQ_CONTEXTS > 1
     record->context = context_take();
     record->saved = sp;
-    record->fast = 0;
+    record->counted = 0;
+    record->ready = record->context ? MFASTREADY_READY | record->context << MFASTREADY_CONTEXT_SHIFT : 0;
     return (StackType_t *)record;
 #else
     return sp;
@@ -289,6 +333,11 @@ BaseType_t xPortStartScheduler(void) {
     irq_configure(YIELD_SOURCE, IRQ_TRIG_EDGE, configKERNEL_INTERRUPT_LEVEL);
     CLIC_INTATTR(TICK_SOURCE) |= 1;
     CLIC_INTATTR(YIELD_SOURCE) |= 1;
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
+    port_ready_lists = (uintptr_t)state_container(pxCurrentTCB) -
+                       ((StaticTask_t *)pxCurrentTCB)->uxDummy5 * sizeof(StaticList_t);
+    port_ready_bytes = configMAX_PRIORITIES * sizeof(StaticList_t);
+#endif
     next_tick = mtime_read() + TICK_CYCLES;
     mtimecmp_write(next_tick);
     irq_enable(TICK_SOURCE);

@@ -207,15 +207,14 @@ port_entries_end:
  *     REC_CTX   the task's context (0: shared by the tasks beyond the
  *               hardware's, whose registers live in memory between runs)
  *     REC_SAVED the address of its context in memory (the layout above),
- *               or 0 when its registers are in its context;
- *     REC_FAST  the context as mfastctx takes it (bits 11:8) once the
- *               task's registers are in a context of its own, else 0: the
- *               test of portmacro.h's yield by tyield.
+ *               or 0 when its registers are in its context.
  * A context whose task's registers are in memory is switched into at
- * port_context_load, which loads them. */
+ * port_context_load, which loads them and tells the core the task's TCB
+ * (mfasttcb): from then on the core may choose it for a yield
+ * (portmacro.h vPortYieldTask). */
     .equ REC_CTX, 0
     .equ REC_SAVED, 4
-    .equ REC_FAST, 8
+    .equ TCB_STATE_CONTAINER, 20    /* xStateListItem.pxContainer (port.c checks it) */
 
     .macro RECORD reg               /* reg := pxCurrentTCB's record */
     lw \reg, pxCurrentTCB
@@ -266,6 +265,19 @@ port_switch:                        /* sp: the running task's frame */
     bnez t2, 1f                     /* in its own context: nothing to save */
     SAVE_CALLEE                     /* the shared context: into memory (the */
     sw sp, REC_SAVED(t0)            /* drain completes the frame) */
+    /* A shared task in no ready list any more blocked, suspended or
+     * deleted itself: the count of ready shared tasks follows (port.c). */
+    lw a0, pxCurrentTCB
+    la t2, port_ready_lists
+    lw t1, TCB_STATE_CONTAINER(a0)
+    lw t3, 4(t2)                    /* port_ready_bytes */
+    lw t2, 0(t2)
+    sub t1, t1, t2
+    bltu t1, t3, 1f
+    sw sp, port_task_frame, t1
+    SET_SP port_isr_stack_top
+    call vPortTaskNotReady
+    SET_SP port_task_frame
 1:  sw sp, port_task_frame, t1
     SET_SP port_isr_stack_top
     call vTaskSwitchContext
@@ -321,12 +333,11 @@ port_start_first_task:
      * context it runs in, with interrupts off (AT_LOADER). */
     .global port_context_load
 port_context_load:
-    RECORD t0
+    lw t0, pxCurrentTCB
+    csrw CSR_MFASTTCB, t0           /* its registers are in its context now */
+    lw t0, 0(t0)                    /* its record */
     lw sp, REC_SAVED(t0)
     sw zero, REC_SAVED(t0)
-    lw t1, REC_CTX(t0)              /* its registers are in its context now: */
-    slli t1, t1, 8                  /* tyield may switch into it (0: shared) */
-    sw t1, REC_FAST(t0)
     LOAD_CALLEE
     j port_restore_frame
 
@@ -375,4 +386,12 @@ port_entries_end:
     .balign 4
 port_task_frame:                    /* the running task's frame while a tick or a switch runs */
     .word 0
+#if IRQLAB_FASTIRQ_CONTEXTS > 1
+    .global port_ready_lists        /* the kernel's ready lists (port.c), */
+port_ready_lists:
+    .word 0
+    .global port_ready_bytes        /* ... their size */
+port_ready_bytes:
+    .word 0
+#endif
 #endif

@@ -76,45 +76,40 @@ static inline void vPortYield(void) {
     (void)CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE);
 }
 #if IRQLAB_FASTIRQ_CONTEXTS > 1
-/* A task's own yield (taskYIELD) with task contexts: the next ready task of
- * the same priority (the one after this task in its ready list, as the
- * kernel's round robin takes it), if its registers are in its own context,
- * is switched into by `tyield` with no trap and no kernel code; otherwise,
- * in a critical section, and from the shared context 0 (whose task's
- * registers must go to memory first), the yield source is pended as above. With
- * interrupts off from the look-up to the switch, nothing changes the ready
- * list in between. pxCurrentTCB follows; the list's round-robin index does
- * not (the kernel's next choice stays a ready task of that priority). The
- * offsets are FreeRTOS's public layouts (StaticTask_t, ListItem_t, List_t),
- * checked in port.c; the record's word 8 is the context, shifted as
- * mfastctx takes it, once the task's registers are in it (portasm.S). The
- * kernel's own yields (a task blocking, an ISR's) take the pend. tyield's
- * immediate makes this task go on past the pend when switched back into,
- * with interrupts on (tyield sets MIE for the task it switches into). */
+/* A task's own yield (taskYIELD) with task contexts: the core keeps which
+ * contexts' tasks became ready and at what priority (the hooks below), and
+ * chooses the next one of the running task's priority (mfastsel: its TCB;
+ * none in a critical section, from the shared context 0, when a task of
+ * that priority without a context of its own is ready (the kernel's round
+ * robin then decides), or when none other is). The core's view may still
+ * hold a task that has blocked since (the kernel does not say when a task
+ * leaves a ready list), so the choice is checked against the kernel's: it
+ * must be in the running task's ready list. Then pxCurrentTCB follows and
+ * `tswitch` switches into it, with no trap and no kernel code. A stale
+ * choice is cleared in the core's view, and the yield source pended as
+ * above, as it is when there is no choice. With interrupts off from the
+ * read to the switch nothing changes the choice in between. tswitch's
+ * immediate makes this task go on past that code when switched back into,
+ * with interrupts on (tswitch sets MIE for the task it switches into). The
+ * kernel's own yields (a task that blocks, an ISR's) take the pend. The
+ * ready lists' round-robin index does not follow such a yield: the kernel's
+ * next choice is still a ready task of that priority. */
 static inline void vPortYieldTask(void) {
     uint32_t pend = (uint32_t)&CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE);
     __asm volatile(
-        "lw t0, pxCurrentTCB\n"
-        "csrr t2, " FASTCTX_STR(CSR_MFASTCTX) "\n" /* the running context: 0 is shared, */
-        "csrr t1, 0x347\n"              /* mintthresh: in a critical section, */
         "csrci mstatus, 8\n"
-        "andi t2, t2, 15\n"
-        "seqz t2, t2\n"
-        "or t2, t2, t1\n"
-        "bnez t2, 7f\n"                 /* pend (a shared context's registers go to memory in the trap) */
-        "lw t1, 8(t0)\n"                /* its ready-list item's pxNext */
-        "lw t2, 20(t0)\n"               /* ... pxContainer: the ready list */
-        "addi t2, t2, 8\n"              /* the list's end marker */
-        "bne t1, t2, 1f\n"
-        "lw t1, 4(t1)\n"                /* past it: the first item */
-        "1: lw t1, 12(t1)\n"            /* pvOwner: the next task */
-        "beq t1, t0, 7f\n"              /* none other: pend (the kernel's no-op) */
-        "lw t2, 0(t1)\n"                /* its record */
-        "lw t2, 8(t2)\n"
-        "beqz t2, 7f\n"                 /* its registers are not in its context */
+        "csrr t1, " FASTCTX_STR(CSR_MFASTSEL) "\n"   /* the core's next task */
+        "lw t0, pxCurrentTCB\n"
+        "beqz t1, 7f\n"
+        "lw t2, 20(t1)\n"              /* its xStateListItem's list */
+        "lw t0, 20(t0)\n"              /* ... and the running task's */
+        "bne t2, t0, 6f\n"
         "sw t1, pxCurrentTCB, t0\n"
-        "csrw " FASTCTX_STR(CSR_MFASTCTX) ", t2\n"
-        FASTCTX_TYIELD(16) "\n"  /* on in the next task; this one goes on at 9 (16 bytes on) */
+        FASTCTX_TSWITCH(32) "\n"       /* on in that task; this one goes on at 9 (32 bytes on) */
+        "6: lw t2, 0(t1)\n"            /* stale: not ready any more (its record's context) */
+        "lw t2, 0(t2)\n"
+        "slli t2, t2, 16\n"
+        "csrw " FASTCTX_STR(CSR_MFASTREADY) ", t2\n"
         "7: csrsi mstatus, 8\n"
         "li t0, 1\n"                    /* the pend, as vPortYield */
         "sb t0, 0(%0)\n"
@@ -162,6 +157,25 @@ static inline uint32_t ulPortHighestBit(uint32_t x) {
 #if IRQLAB_FASTIRQ_CONTEXTS > 1
 void vPortTaskDeleted(void *tcb);
 #define portCLEAN_UP_TCB(tcb)         vPortTaskDeleted(tcb)
+/* The core's view of the ready tasks (port.c): a task entering a ready
+ * list, a task suspended. A task that leaves the ready lists by blocking or
+ * deleting itself is seen by the next yield that the core would switch into
+ * it (vPortYieldTask), or, sharing context 0, when the kernel switches away
+ * from it. */
+#define PORT_TCB_PRIORITY 44            /* StaticTask_t uxDummy5: checked in port.c */
+#define PORT_RECORD_READY 12            /* struct port_record's `ready` */
+void vPortSharedTaskReady(void *tcb);
+void vPortTaskNotReady(void *tcb);
+static inline __attribute__((always_inline)) void vPortTaskReady(void *tcb) {
+    uint32_t word = *(uint32_t *)(*(char **)tcb + PORT_RECORD_READY);   /* pxTopOfStack: the record */
+    uint32_t prio = *(uint32_t *)((char *)tcb + PORT_TCB_PRIORITY);
+    if (__builtin_expect(word != 0, 1))
+        __asm volatile("csrw " FASTCTX_STR(CSR_MFASTREADY) ", %0" :: "r"(word | prio) : "memory");
+    else
+        vPortSharedTaskReady(tcb);
+}
+#define tracePOST_MOVED_TASK_TO_READY_STATE(tcb) vPortTaskReady(tcb)
+#define traceTASK_SUSPEND(tcb)        vPortTaskNotReady(tcb)
 
 /* Bound interrupts (docs/FREERTOS.md "Bound interrupts"). The calling task
  * waits for CLIC source `irq` (edge-triggered, enabled, at the kernel's

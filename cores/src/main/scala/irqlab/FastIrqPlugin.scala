@@ -20,6 +20,9 @@ trait FastIrqControl {
   def boundReady: Bool          // the CLIC's request is bound to another task context, which waits for it
   def boundHold: Bool           // ... cannot be told this cycle: no interrupt is taken
   def boundTarget: UInt         // that context's saved pc
+  def selectionValid: Bool      // the core has a next task for tswitch (mfastsel)
+  def selectionTarget: UInt     // ... its context's saved pc
+  def selectionStale: Bool      // ... they are a cycle old (a change last cycle): tswitch waits
 }
 
 /** The fast-interrupt extension (`fastirq`, after CV32RT, seed 000 Sec.
@@ -159,6 +162,9 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
   var boundReady: Bool = null
   var boundHold: Bool = null
   var boundTarget: UInt = null
+  var selectionValid: Bool = null
+  var selectionTarget: UInt = null
+  var selectionStale: Bool = null
   override def contextCount: Int = contexts
   object INJECTED extends Stageable(Bool)
   object INJECTED_ENTRY extends Stageable(Bool)    // ... the entry's adjustment
@@ -171,6 +177,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
   private var trap: TrapCsrPlugin = null
   private var configCsr, statusCsr: CsrSlot = null
   private var contextCsr, contextPcCsr, bindCsr: CsrSlot = null
+  private var readyCsr, tcbCsr, deferCsr, selCsr: CsrSlot = null
 
   override def setup(pipeline: VexRiscv): Unit = {
     trap = pipeline.plugins.collectFirst { case t: TrapCsrPlugin => t }
@@ -189,6 +196,10 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       contextCsr = trap.addCsr(0x7C2)
       contextPcCsr = trap.addCsr(0x7C3)
       bindCsr = trap.addCsr(0x7C4)
+      readyCsr = trap.addCsr(0x7C5)
+      tcbCsr = trap.addCsr(0x7C6)
+      deferCsr = trap.addCsr(0x7C7)
+      selCsr = trap.addCsr(0x7C8)
     }
     switchPending = Bool()
     switchTarget = UInt(32 bits)
@@ -196,6 +207,9 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
     boundReady = Bool()
     boundHold = Bool()
     boundTarget = UInt(32 bits)
+    selectionValid = Bool()
+    selectionTarget = UInt(32 bits)
+    selectionStale = Bool()
     enabled = Bool()
     entryBlocked = Bool()
     bankLive = Bool()
@@ -285,11 +299,47 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
         boundTarget := 0
       }
 
+      // The scheduler's view (the header's "The scheduler's view"): per
+      // context whether its task is ready, its priority and its TCB; the
+      // priorities at which a yield defers to the kernel. The choice for
+      // tswitch, the next ready context of the current one's priority after
+      // it (round robin by context number), is registered with its saved
+      // pc, so that neither the compares nor the 8:1 mux lie on the path to
+      // the fetch pc; after a change it is one cycle old, and tswitch waits
+      // that cycle. mfastsel reads this cycle's choice.
+      val tswitch = if (contexts > 1) trap.tswitchSwitch else False
+      val sched = (contexts > 1) generate new Area {
+        val ready = Vec(RegInit(False), contexts)
+        val prio = Vec(Reg(UInt(5 bits)) init (0), contexts)
+        val tcb = Vec(Reg(UInt(32 bits)) init (0), contexts)
+        val tcbValid = Vec(RegInit(False), contexts)
+        val defer = Reg(Bits(32 bits)) init (0)
+        val order = (1 until contexts).map(k => (context + k).resize(contextBits bits))
+        val mine = prio(context)
+        val hits = order.map(c => ready(c) && tcbValid(c) && prio(c) === mine && c =/= 0)
+        val first = OHMasking.first(hits.asBits)
+        val now = hits.orR && context =/= 0 && ready(context) && !defer(mine) && trap.thresholdZero
+        val choice = RegNext(MuxOH(first, order))
+        val valid = RegNext(now) init (False)
+        val pc = RegNext(MuxOH(first, order.map(c => contextPc(c))))
+        val changed = RegNext(switchNow || bound || readyCsr.write.valid || tcbCsr.write.valid ||
+                              deferCsr.write.valid || contextPcCsr.write.valid) init (False)
+        selectionValid := valid
+        selectionTarget := pc
+        selectionStale := changed
+        val readNow = now ? tcb(MuxOH(first, order)).asBits | B(0, 32 bits)
+      }
+      if (contexts == 1) {
+        selectionValid := False
+        selectionTarget := 0
+        selectionStale := False
+      }
+
       // Every switch: the context switched into, and whether its sp comes
       // back up by FRAME (switched out in a trap: yes; by tyield or by a
       // bound interrupt: no).
       val switchAny = switchNow || bound
-      val switchTo = if (contexts > 1) bound ? binding.target | contextNext else contextNext
+      val switchTo = if (contexts > 1) bound ? binding.target | (tswitch ? sched.choice | contextNext) else contextNext
       val switchAdjusts = switchAny && (if (contexts > 1) trapped(switchTo) else False)
       if (contexts > 1) {
         banks.context := switchAny ? switchTo | context         // the injected adjustment is the next context's
@@ -349,6 +399,25 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
           binding.armed(c) := bindCsr.write.payload(31)
         }
         bindCsr.read := binding.armed.asBits.resize(32)
+
+        // The scheduler's view: mfastready (a context's ready bit and
+        // priority; forget: its TCB is no longer known), mfasttcb (the
+        // current context's TCB), mfastdefer, mfastsel (read-only).
+        when(readyCsr.write.valid) {
+          val c = readyCsr.write.payload(16 + contextBits - 1 downto 16).asUInt
+          sched.ready(c) := readyCsr.write.payload(31)
+          sched.prio(c) := readyCsr.write.payload(4 downto 0).asUInt
+          when(readyCsr.write.payload(30)) { sched.tcbValid(c) := False }
+        }
+        readyCsr.read := B(0, 16 bits) ## sched.tcbValid.asBits.resize(8) ## sched.ready.asBits.resize(8)
+        when(tcbCsr.write.valid) {
+          sched.tcb(context) := tcbCsr.write.payload.asUInt
+          sched.tcbValid(context) := True
+        }
+        tcbCsr.read := sched.tcb(context).asBits
+        when(deferCsr.write.valid) { sched.defer := deferCsr.write.payload }
+        deferCsr.read := sched.defer
+        selCsr.read := sched.readNow
         when(contextCsr.write.valid) { contextNext := contextCsr.write.payload(8 + contextBits - 1 downto 8).asUInt }
         when(contextPcCsr.write.valid) {
           contextPc(contextNext) := contextPcCsr.write.payload(31 downto 2).asUInt @@ U"00"

@@ -138,12 +138,16 @@ object TrapCsrPlugin {
     * rd = rs1 = 0; the immediate: where the task goes on, from the next
     * instruction. */
   val TYIELD = M"-------------00000001000000001011"
+  /** tswitch (FastIrqPlugin with task contexts): custom-0, I-type, funct3 2,
+    * rd = rs1 = 0: tyield into the core's own choice of the next task
+    * (mfastsel), or nothing where it has none; the immediate as tyield's. */
+  val TSWITCH = M"-------------00000010000000001011"
 }
 
 class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000L, val vectorWait: Int = 2,
                     val vectorPrefetch: Boolean = false)
     extends Plugin[VexRiscv] with ExceptionService with TrapEvents {
-  import TrapCsrPlugin.{EMRET, TYIELD}
+  import TrapCsrPlugin.{EMRET, TYIELD, TSWITCH}
 
   object IS_CSR extends Stageable(Bool)
   object IS_MRET extends Stageable(Bool)
@@ -153,6 +157,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   object IS_EMRET extends Stageable(Bool)
   object EMRET_RETURNS extends Stageable(Bool)     // the emret returned or chained (not a fall-through)
   object IS_TYIELD extends Stageable(Bool)
+  object IS_TSWITCH extends Stageable(Bool)
 
   // The CSR map (the read values are in build). Legality is decoded from the
   // instruction in decode, off the execute-to-fetch trap path.
@@ -191,6 +196,10 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   /** tyield switches into the next task context (FastIrqPlugin with
     * contexts): valid in the cycle it jumps. */
   var tyieldSwitch: Bool = null
+  /** ... and it is a tswitch, into the core's choice (mfastsel). */
+  var tswitchSwitch: Bool = null
+  /** mintthresh is 0 (no critical section): the core's choice needs it. */
+  var thresholdZero: Bool = null
   /** An interrupt bound to a task context is taken as a switch into that
     * context (FastIrqPlugin with contexts, "Bound interrupts"): valid in the
     * cycle it jumps; `boundEpc` is where the interrupted task goes on. */
@@ -232,6 +241,8 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     if (fast.exists(_.contextCount > 1)) {
       decoder.addDefault(IS_TYIELD, False)
       decoder.add(TYIELD, List(IS_TYIELD -> True))
+      decoder.addDefault(IS_TSWITCH, False)
+      decoder.add(TSWITCH, List(IS_TSWITCH -> True))
     }
     decoder.add(List(
       CSRRW -> csrReg, CSRRS -> csrReg, CSRRC -> csrReg,
@@ -264,6 +275,8 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     emretSwitch = Bool()
     mretSwitch = Bool()
     tyieldSwitch = Bool()
+    tswitchSwitch = Bool()
+    thresholdZero = Bool()
     boundSwitch = Bool()
     boundEpc = UInt(32 bits)
     mepcValue = UInt(32 bits)
@@ -319,6 +332,8 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     emretSwitch := False
     mretSwitch := False
     tyieldSwitch := False
+    tswitchSwitch := False
+    thresholdZero := mintthresh === 0
     boundSwitch := False
     trapTarget := mtvecBase @@ U"000000"
     trapCode := 0
@@ -682,19 +697,25 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       // instructions that write a register (they write the context they
       // ran in) and for the drain; it sets MIE (the next task runs with
       // interrupts on).
+      // tswitch: the same into the core's choice (FastIrqPlugin's "The
+      // scheduler's view"); with no choice it does nothing and the code
+      // after it (the port's pend) runs.
       if (fast.exists(_.contextCount > 1)) {
-        val isTyield = input(IS_TYIELD)
+        val isTswitch = input(IS_TSWITCH)
+        val isTyield = input(IS_TYIELD) || isTswitch
         // Only older instructions that write a register hold it (a store or
         // a CSR write ahead of it, as the port's own, does not).
         val olderWrite = stagesOlderThan(execute).map(st => st.arbitration.isValid && st.input(REGFILE_WRITE_VALID))
                                                 .foldLeft(False)(_ || _)
-        val tyieldWait = isTyield && (olderWrite || fast.get.switchBusy)
+        val tyieldWait = isTyield && (olderWrite || fast.get.switchBusy || (isTswitch && fast.get.selectionStale))
         when(arbitration.isValid && tyieldWait) { arbitration.haltItself := True }
-        when(go && isTyield && !tyieldWait) {
+        val tyieldGo = go && isTyield && !tyieldWait
+        when(tyieldGo && (!isTswitch || fast.get.selectionValid)) {
           tyieldSwitch := True
+          tswitchSwitch := isTswitch
           mie := True
           jumpExecute.valid := True
-          jumpExecute.payload := fast.get.switchTarget
+          jumpExecute.payload := isTswitch ? fast.get.selectionTarget | fast.get.switchTarget
           arbitration.flushNext := True
         }
       }
