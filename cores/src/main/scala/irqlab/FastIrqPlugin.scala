@@ -200,6 +200,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       tcbCsr = trap.addCsr(0x7C6)
       deferCsr = trap.addCsr(0x7C7)
       selCsr = trap.addCsr(0x7C8)
+      selCsr.hold = Some(Bool())        // driven in build: the choice is a cycle old
     }
     switchPending = Bool()
     switchTarget = UInt(32 bits)
@@ -306,7 +307,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
       // it (round robin by context number), is registered with its saved
       // pc, so that neither the compares nor the 8:1 mux lie on the path to
       // the fetch pc; after a change it is one cycle old, and tswitch waits
-      // that cycle. mfastsel reads this cycle's choice.
+      // that cycle, as a read of mfastsel does.
       val tswitch = if (contexts > 1) trap.tswitchSwitch else False
       val sched = (contexts > 1) generate new Area {
         val ready = Vec(RegInit(False), contexts)
@@ -322,12 +323,13 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
         val choice = RegNext(MuxOH(first, order))
         val valid = RegNext(now) init (False)
         val pc = RegNext(MuxOH(first, order.map(c => contextPc(c))))
-        val changed = RegNext(switchNow || bound || readyCsr.write.valid || tcbCsr.write.valid ||
-                              deferCsr.write.valid || contextPcCsr.write.valid) init (False)
+        val changed = (RegNext(switchNow || bound || readyCsr.write.valid || tcbCsr.write.valid ||
+                               deferCsr.write.valid || contextPcCsr.write.valid) init (False)) ||
+                      (trap.thresholdZero =/= (RegNext(trap.thresholdZero) init (True)))
         selectionValid := valid
         selectionTarget := pc
         selectionStale := changed
-        val readNow = now ? tcb(MuxOH(first, order)).asBits | B(0, 32 bits)
+        val read = RegNext(now ? tcb(MuxOH(first, order)).asBits | B(0, 32 bits))
       }
       if (contexts == 1) {
         selectionValid := False
@@ -417,7 +419,8 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
         tcbCsr.read := sched.tcb(context).asBits
         when(deferCsr.write.valid) { sched.defer := deferCsr.write.payload }
         deferCsr.read := sched.defer
-        selCsr.read := sched.readNow
+        selCsr.read := sched.read
+        selCsr.hold.get := sched.changed
         when(contextCsr.write.valid) { contextNext := contextCsr.write.payload(8 + contextBits - 1 downto 8).asUInt }
         when(contextPcCsr.write.valid) {
           contextPc(contextNext) := contextPcCsr.write.payload(31 downto 2).asUInt @@ U"00"

@@ -51,6 +51,9 @@ trait TrapEvents {
 case class CsrSlot(address: Int) {
   val read = Bits(32 bits)
   val write = Flow(Bits(32 bits))
+  /** An access waits in execute while this holds (the plugin's value is a
+    * cycle old); None: never. */
+  var hold: Option[Bool] = None
 }
 
 /** irqlab's machine-mode CSR and trap plugin, with a CLIC interface (RISC-V
@@ -646,7 +649,10 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       // too: they write the register file of the context they ran in.
       val switching = fast.map(_.switchPending).getOrElse(False)
       val switchWait = switching && input(IS_MRET) && !olderEmpty(execute)
+      val slotHold = slots.filter(_.hold.isDefined).map(sl => instr(31 downto 20).asUInt === sl.address && sl.hold.get)
+                          .foldLeft(False)(_ || _)
       val waitOlder = memoryTrap || olderAccess || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
+                      (input(IS_CSR) && slotHold) ||
                       (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2)) || loadLeft || switchWait
       // The pc a return jumps to: mepc, or into another task context that
       // context's own (FastIrqPlugin), which becomes mepc.
