@@ -146,6 +146,28 @@ trait FastIrqControl {
   * saved pcs), so no compare lies on the path to the fetch pc; while it
   * cannot be told, no interrupt is taken. emret does not chain into a
   * bound interrupt.
+  *
+  * The scheduler's view (contexts > 1): per context whether its task is
+  * ready, its priority and its TCB; the RTOS keeps them (the FreeRTOS
+  * port: the kernel's ready hook, docs/FREERTOS.md). CSRs:
+  *  - 0x7C5 mfastready, write: bits 19:16 a context, bit 31 ready, bit 30
+  *    forget (its TCB is no longer known), bits 4:0 its priority; read:
+  *    bits 7:0 ready, 15:8 TCB known, a bit per context.
+  *  - 0x7C6 mfasttcb: the current context's TCB (a write makes it known).
+  *  - 0x7C7 mfastdefer: the priorities (a bit each) at which the core
+  *    chooses nothing (a task it does not hold is ready there).
+  *  - 0x7C8 mfastsel (read-only): the TCB of the core's choice, 0 for none:
+  *    the first context after the current one (round robin by number) that
+  *    is ready, with its TCB known, at the current context's priority, if
+  *    the current context is not 0, is ready, its priority not deferred,
+  *    and mintthresh is 0.
+  * `tswitch` (custom-0, I-type, funct3 2: `.insn i 0x0B, 2, x0, x0, skip`)
+  * is tyield into the choice, or nothing (the code after it runs) without
+  * one. The choice and its saved pc are registered (neither the compares
+  * nor the mux lie on the path to the fetch pc); a cycle after a change of
+  * their inputs (a switch, a write of these CSRs or of mfastctxpc,
+  * mintthresh becoming 0 or not) they are a cycle old, and a read of
+  * mfastsel and tswitch wait that cycle.
   */
 class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int = 1)
     extends Plugin[VexRiscv] with FastIrqControl {
