@@ -56,8 +56,12 @@ def test_every_row_is_recorded(recorded):
         for name, s in entry["cases"].items():
             # Every start is a sample or a left-out one (trace/ctxsw.py); the
             # last start of a routine may stay open, and the yield's first
-            # round has two starts before its first end (both tasks mark).
-            assert n - 1 <= s["count"] + s["ticked"] <= n + 1, name
+            # round has two starts before its first end (both tasks mark);
+            # in a time-sliced case a tick between a task's mark B and its
+            # next mark A makes one more (the other task marks B and A in
+            # between).
+            extra = 2 if ctxsw.CASES[name].time_sliced else 1
+            assert n - 1 <= s["count"] + s["ticked"] <= n + extra, name
 
 
 @pytest.mark.parametrize("row", list(ROWS))
@@ -69,14 +73,14 @@ def test_suite_runs_and_matches_the_recorded_figures(row, tmp_path, recorded):
     assert res["marker"] == ("pc-match" if model.facts["trace"]["retire_port"] else "sw-event")
     assert 0 < res["overhead"] < 40
     for name, s in res["cases"].items():
-        assert SAMPLES - 1 <= s["count"] + s["ticked"] <= SAMPLES + 1, (row, name, s)   # as above
+        extra = 2 if ctxsw.CASES[name].time_sliced else 1
+        assert SAMPLES - 1 <= s["count"] + s["ticked"] <= SAMPLES + extra, (row, name, s)   # as above
         assert s["count"] >= 0.95 * SAMPLES, (row, name, s)
         # A switch saves and restores ~30 registers, unless the core keeps
-        # task contexts (a yield is then a handful of loads and tyield; a
+        # task contexts (a yield is then a CSR read, a check and tswitch; a
         # bound interrupt the CLIC's latency and the core's switch).
         contexts = ALL_ROWS[row].soc_config.fast_contexts > 1
-        floor = 0 if ctxsw.CASES[name].routine == "calib" else \
-            10 if contexts and ctxsw.CASES[name].routine == "bound" else 20 if contexts else 50
+        floor = 0 if ctxsw.CASES[name].routine == "calib" else 10 if contexts else 50
         assert floor < s["min"] <= s["median"] <= s["max"] < 5000, (row, name, s)
         want = recorded["cores"][row]["cases"][name]
         tol = max(TOLERANCE_CYCLES, TOLERANCE_REL * want["median"])
