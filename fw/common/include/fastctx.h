@@ -8,7 +8,7 @@
 #define CSR_MFASTCTXPC  0x7C3      /* the saved pc of the next context */
 #define CSR_MFASTBIND   0x7C4      /* write: a context's bound interrupt; read: the armed contexts, a bit each */
 #define CSR_MFASTREADY  0x7C5      /* write: a context's ready bit and priority; read: ready, TCB known (bits 15:8) */
-#define CSR_MFASTTCB    0x7C6      /* the current context's TCB */
+#define CSR_MFASTTCB    0x7C6      /* the current context's TCB (write-only) */
 #define CSR_MFASTDEFER  0x7C7      /* priorities (a bit each) at which a yield defers to the kernel */
 #define CSR_MFASTSEL    0x7C8      /* read-only: the TCB of the core's next task, 0: none */
 #define MFASTCTX_CURRENT  0xF

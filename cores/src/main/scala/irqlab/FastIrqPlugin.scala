@@ -153,7 +153,8 @@ trait FastIrqControl {
   *  - 0x7C5 mfastready, write: bits 19:16 a context, bit 31 ready, bit 30
   *    forget (its TCB is no longer known), bits 4:0 its priority; read:
   *    bits 7:0 ready, 15:8 TCB known, a bit per context.
-  *  - 0x7C6 mfasttcb: the current context's TCB (a write makes it known).
+  *  - 0x7C6 mfasttcb: the current context's TCB (a write makes it known;
+  *    write-only, reads 0).
   *  - 0x7C7 mfastdefer: the priorities (a bit each) at which the core
   *    chooses nothing (a task it does not hold is ready there).
   *  - 0x7C8 mfastsel (read-only): the TCB of the core's choice, 0 for none:
@@ -337,21 +338,25 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
         val tcb = Vec(Reg(UInt(32 bits)) init (0), contexts)
         val tcbValid = Vec(RegInit(False), contexts)
         val defer = Reg(Bits(32 bits)) init (0)
-        val order = (1 until contexts).map(k => (context + k).resize(contextBits bits))
+        // Candidates by context number (one-hot, so that each saved pc and
+        // TCB is one input of one mux): the first above the current one,
+        // else the first from 1 on.
         val mine = prio(context)
-        val hits = order.map(c => ready(c) && tcbValid(c) && prio(c) === mine && c =/= 0)
-        val first = OHMasking.first(hits.asBits)
+        val hits = Vec((0 until contexts).map(i =>
+          if (i == 0) False else ready(i) && tcbValid(i) && prio(i) === mine && context =/= i))
+        val above = Vec((0 until contexts).map(i => hits(i) && context < i))
+        val first = above.orR ? OHMasking.first(above.asBits) | OHMasking.first(hits.asBits)
         val now = hits.orR && context =/= 0 && ready(context) && !defer(mine) && trap.thresholdZero
-        val choice = RegNext(MuxOH(first, order))
+        val choice = RegNext(OHToUInt(first).resize(contextBits bits))
         val valid = RegNext(now) init (False)
-        val pc = RegNext(MuxOH(first, order.map(c => contextPc(c))))
+        val pc = RegNext(MuxOH(first, contextPc))
         val changed = (RegNext(switchNow || bound || readyCsr.write.valid || tcbCsr.write.valid ||
                                deferCsr.write.valid || contextPcCsr.write.valid) init (False)) ||
                       (trap.thresholdZero =/= (RegNext(trap.thresholdZero) init (True)))
         selectionValid := valid
         selectionTarget := pc
         selectionStale := changed
-        val read = RegNext(now ? tcb(MuxOH(first, order)).asBits | B(0, 32 bits))
+        val read = RegNext(now ? MuxOH(first, tcb).asBits | B(0, 32 bits))
       }
       if (contexts == 1) {
         selectionValid := False
@@ -438,7 +443,7 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
           sched.tcb(context) := tcbCsr.write.payload.asUInt
           sched.tcbValid(context) := True
         }
-        tcbCsr.read := sched.tcb(context).asBits
+        tcbCsr.read := 0                                         // write-only: a read mux of 8 TCBs saved
         when(deferCsr.write.valid) { sched.defer := deferCsr.write.payload }
         deferCsr.read := sched.defer
         selCsr.read := sched.read
