@@ -94,6 +94,16 @@ static inline void vPortYield(void) {
  * kernel's own yields (a task that blocks, an ISR's) take the pend. The
  * ready lists' round-robin index does not follow such a yield: the kernel's
  * next choice is still a ready task of that priority. */
+/* With the trace hooks (irqlab_trace.h) the switch is traced as the
+ * kernel's: TASK_OUT of the running task, TASK_IN of the next. */
+#if defined(IRQLAB_TRACE_H)
+#define PORT_YIELD_TRACE "sw t0, 0(%1)\n" "sw t1, 0(%2)\n"
+#define PORT_YIELD_TRACE_PORTS , "r"(IRQLAB_UL(IRQLAB_STIM_BASE) + 4u * CH_TASK_OUT), \
+                                 "r"(IRQLAB_UL(IRQLAB_STIM_BASE) + 4u * CH_TASK_IN)
+#else
+#define PORT_YIELD_TRACE ""
+#define PORT_YIELD_TRACE_PORTS
+#endif
 static inline void vPortYieldTask(void) {
     uint32_t pend = (uint32_t)&CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE);
     __asm volatile(
@@ -102,8 +112,9 @@ static inline void vPortYieldTask(void) {
         "lw t0, pxCurrentTCB\n"
         "beqz t1, 7f\n"
         "lw t2, 20(t1)\n"              /* its xStateListItem's list */
-        "lw t0, 20(t0)\n"              /* ... and the running task's */
-        "bne t2, t0, 6f\n"
+        "lw t3, 20(t0)\n"              /* ... and the running task's */
+        "bne t2, t3, 6f\n"
+        PORT_YIELD_TRACE
         "sw t1, pxCurrentTCB, t0\n"
         FASTCTX_TSWITCH(32) "\n"       /* on in that task; this one goes on at 9 (32 bytes on) */
         "6: lw t2, 0(t1)\n"            /* stale: not ready any more (its record's context) */
@@ -115,7 +126,7 @@ static inline void vPortYieldTask(void) {
         "sb t0, 0(%0)\n"
         "lbu t0, 0(%0)\n"
         "9:\n"
-        :: "r"(pend) : "t0", "t1", "t2", "memory");
+        :: "r"(pend) PORT_YIELD_TRACE_PORTS : "t0", "t1", "t2", "t3", "memory");
 }
 #define portYIELD()                   vPortYieldTask()
 #define portYIELD_WITHIN_API()        vPortYield()

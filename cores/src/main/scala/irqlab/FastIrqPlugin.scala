@@ -350,9 +350,8 @@ class FastIrqPlugin(val saveThroughDataBus: Boolean = false, val contexts: Int =
         val choice = RegNext(OHToUInt(first).resize(contextBits bits))
         val valid = RegNext(now) init (False)
         val pc = RegNext(MuxOH(first, contextPc))
-        val changed = (RegNext(switchNow || bound || readyCsr.write.valid || tcbCsr.write.valid ||
-                               deferCsr.write.valid || contextPcCsr.write.valid) init (False)) ||
-                      (trap.thresholdZero =/= (RegNext(trap.thresholdZero) init (True)))
+        val changed = RegNext(switchNow || bound || readyCsr.write.valid || tcbCsr.write.valid ||
+                              deferCsr.write.valid || contextPcCsr.write.valid || trap.thresholdWrite) init (False)
         selectionValid := valid
         selectionTarget := pc
         selectionStale := changed

@@ -157,6 +157,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   object IS_ECALL extends Stageable(Bool)
   object IS_EBREAK extends Stageable(Bool)
   object CSR_ILLEGAL extends Stageable(Bool)
+  object CSR_HOLD_SLOT extends Stageable(Bool)      // the CSR is a slot that may hold its access (CsrSlot.hold)
   object IS_EMRET extends Stageable(Bool)
   object EMRET_RETURNS extends Stageable(Bool)     // the emret returned or chained (not a fall-through)
   object IS_TYIELD extends Stageable(Bool)
@@ -203,6 +204,8 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
   var tswitchSwitch: Bool = null
   /** mintthresh is 0 (no critical section): the core's choice needs it. */
   var thresholdZero: Bool = null
+  /** mintthresh is written this cycle (a CSR write, a bound interrupt). */
+  var thresholdWrite: Bool = null
   /** An interrupt bound to a task context is taken as a switch into that
     * context (FastIrqPlugin with contexts, "Bound interrupts"): valid in the
     * cycle it jumps; `boundEpc` is where the interrupted task goes on. */
@@ -280,6 +283,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
     tyieldSwitch = Bool()
     tswitchSwitch = Bool()
     thresholdZero = Bool()
+    thresholdWrite = Bool()
     boundSwitch = Bool()
     boundEpc = UInt(32 bits)
     mepcValue = UInt(32 bits)
@@ -621,6 +625,8 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       val known = (readWriteCsrs ++ readOnlyCsrs ++ slots.map(_.address)).map(a => address === a).reduce(_ || _)
       val readOnly = readOnlyCsrs.map(a => address === a).reduce(_ || _)
       insert(CSR_ILLEGAL) := !known || (writes && readOnly)
+      // Decoded here, so that the wait in execute is one gate on a register.
+      insert(CSR_HOLD_SLOT) := slots.filter(_.hold.isDefined).map(sl => address === sl.address).foldLeft(False)(_ || _)
     }
 
     // ------------------------------------------------- execute: CSR, mret
@@ -649,8 +655,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
       // too: they write the register file of the context they ran in.
       val switching = fast.map(_.switchPending).getOrElse(False)
       val switchWait = switching && input(IS_MRET) && !olderEmpty(execute)
-      val slotHold = slots.filter(_.hold.isDefined).map(sl => instr(31 downto 20).asUInt === sl.address && sl.hold.get)
-                          .foldLeft(False)(_ || _)
+      val slotHold = input(CSR_HOLD_SLOT) && slots.flatMap(_.hold).foldLeft(False)(_ || _)
       val waitOlder = memoryTrap || olderAccess || (input(IS_CSR) && readsInstret && !olderEmpty(execute)) ||
                       (input(IS_CSR) && slotHold) ||
                       (input(IS_CSR) && readsNxti && (claimedAgo1 || claimedAgo2)) || loadLeft || switchWait
@@ -832,6 +837,7 @@ class TrapCsrPlugin(val clicIdWidth: Int = 12, val resetMtvec: Long = 0x00000000
         slot.write.valid := doWrite && address === slot.address
         slot.write.payload := newValue
       }
+      thresholdWrite := (doWrite && address === 0x347) || boundSwitch
       when(doWrite) {
         switch(address) {
           is(0x300) { mie := newValue(3); mpie := newValue(7) }
