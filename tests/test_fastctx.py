@@ -39,6 +39,38 @@ def tyield(skip):
     return f"    .insn i 0x0B, 1, x0, x0, {skip}"
 
 
+def tswitch(skip):
+    return f"    .insn i 0x0B, 2, x0, x0, {skip}"
+
+
+def ending(facts):
+    """Assembly every program of these tests ends its code with: `fail`,
+    `exception` and a handler table whose every entry is `fail`."""
+    return f"""fail:
+{exit_with(facts, 0x101)}
+exception:
+{exit_with(facts, 0x102)}
+    .balign 64
+vectors:
+    .rept 64
+    .word fail
+    .endr
+"""
+
+
+def run(row, tmp_path, program, **kw):
+    """Build `program(facts, model, **kw)` for `row` and run it (_run_program)."""
+    model = sim.ensure_model(row)
+    facts = dict(userprog.program_facts(model))
+    return _run_program(row, tmp_path, program(facts, model, **kw), retires=True)
+
+
+def switch_gaps(events, pc):
+    """Cycles from each retirement at `pc` to the next retirement."""
+    pcs = [(t, p) for t, p, trap in events if not trap]
+    return [t - t0 for (t, _), (t0, p0) in zip(pcs[1:], pcs) if p0 == pc]
+
+
 def fill(ctx):
     return "\n".join(f"    li x{r}, {pattern(ctx, r):#x}" for r in REGS)
 
@@ -82,13 +114,7 @@ ctx3_yield:
 {tyield(0)}
     j fail
 
-fail:
-{exit_with(facts, 0x101)}
-exception:
-{exit_with(facts, 0x102)}
-vectors:
-    .word fail
-
+{ending(facts)}
     .section .bss
     .balign 16
 results: .space 512
@@ -99,9 +125,7 @@ stack_top:
 
 @pytest.fixture(scope="module", params=ROWS)
 def switched(request, tmp_path_factory):
-    model = sim.ensure_model(request.param)
-    facts = dict(userprog.program_facts(model))
-    return _run_program(request.param, tmp_path_factory.mktemp("fastctx"), program(facts, model), retires=True)
+    return run(request.param, tmp_path_factory.mktemp("fastctx"), program)
 
 
 def registers(word, base, offset):
@@ -131,9 +155,7 @@ def test_tyield_jumps_into_the_next_context_at_once(switched):
     """From tyield's retirement to the next context's first instruction:
     the jump's target is a register, so the fetch goes out at once."""
     sym, _, events = switched
-    pcs = [(t, pc) for t, pc, trap in events if not trap]
-    y = sym("ctx3_yield")
-    gaps = [t - t0 for (t, pc), (t0, pc0) in zip(pcs[1:], pcs) if pc0 == y]
+    gaps = switch_gaps(events, sym("ctx3_yield"))
     print(f"tyield to the next context's first retirement: {gaps} cycles")
     assert gaps and max(gaps) <= 6, gaps
 
@@ -141,8 +163,5 @@ def test_tyield_jumps_into_the_next_context_at_once(switched):
 def test_a_wrong_resume_point_is_caught(tmp_path):
     """Negative control: context 0's first tyield skips nothing, so the way
     back runs into `j fail`, and the run says so."""
-    row = ROWS[0]
-    model = sim.ensure_model(row)
-    facts = dict(userprog.program_facts(model))
     with pytest.raises(AssertionError):
-        _run_program(row, tmp_path, program(facts, model, first_skip=0))
+        run(ROWS[0], tmp_path, program, first_skip=0)

@@ -18,20 +18,13 @@ as an ordinary one, into the handler table's `fail`.
 
 import pytest
 
-from irqlab.drivers import sim, userprog
-from irqlab.rows import one_row_per_soc, row as row_info, rows_with
-from test_fastctx import REGS, fill, pattern, store, tyield
+from test_fastctx import REGS, ROWS, ending, fill, pattern, run, store, tyield
 from test_fastirq import exit_with, preamble
-from test_irq_entry import SOURCE, _run_program
-
-ROWS = one_row_per_soc([r for r in rows_with(fast_irq=True) if row_info(r).soc_config.fast_contexts > 1])
+from test_irq_entry import SOURCE
 TASK, BOUND = 1, 3          # the interrupted context, the bound one
 LEVEL = 0x40
 ARMED = 1 << 31
 CTX_CSR, THRESH, STATUS, BIND_AFTER, BIND_BEFORE, TASK_REGS = 0, 4, 8, 12, 16, 64   # result offsets
-# Context 1 keeps tp and gp for the pending store (the source's word and
-# its value): every other register it owns holds its pattern.
-TASK_OWN = [r for r in REGS]
 
 
 def program(facts, model, armed=True):
@@ -96,16 +89,7 @@ bound:                           /* context 3: registers of its own */
 {tyield(0)}                      /* back into the interrupted context */
     j fail
 
-fail:
-{exit_with(facts, 0x101)}
-exception:
-{exit_with(facts, 0x102)}
-    .balign 64
-vectors:
-    .rept 64
-    .word fail
-    .endr
-
+{ending(facts)}
     .section .bss
     .balign 16
 results: .space 256
@@ -117,9 +101,7 @@ stack_top:
 
 @pytest.fixture(scope="module", params=ROWS)
 def switched(request, tmp_path_factory):
-    model = sim.ensure_model(request.param)
-    facts = dict(userprog.program_facts(model))
-    return _run_program(request.param, tmp_path_factory.mktemp("bound"), program(facts, model), retires=True)
+    return run(request.param, tmp_path_factory.mktemp("bound"), program)
 
 
 def test_the_bound_context_runs_with_no_trap(switched):
@@ -156,8 +138,5 @@ def test_the_switch_follows_the_request_at_once(switched):
 def test_an_unarmed_binding_is_an_ordinary_interrupt(tmp_path):
     """Negative control: not armed, the interrupt is taken through the
     handler table, into `fail`, and the run says so."""
-    row = ROWS[0]
-    model = sim.ensure_model(row)
-    facts = dict(userprog.program_facts(model))
     with pytest.raises(AssertionError):
-        _run_program(row, tmp_path, program(facts, model, armed=False))
+        run(ROWS[0], tmp_path, program, armed=False)

@@ -20,26 +20,14 @@ for 2's `tswitch`, which runs into its `j fail`.
 
 import pytest
 
-from irqlab.drivers import sim, userprog
-from irqlab.rows import one_row_per_soc, row as row_info, rows_with
-from test_fastctx import pattern
+from test_fastctx import ROWS, ending, pattern, run, switch_gaps, tswitch, tyield
 from test_fastirq import exit_with, preamble
-from test_irq_entry import _run_program
 
-ROWS = one_row_per_soc([r for r in rows_with(fast_irq=True) if row_info(r).soc_config.fast_contexts > 1])
 READY = 1 << 31
 
 
 def tcb(ctx):
     return 0x5000 + 0x100 * ctx
-
-
-def tswitch(skip):
-    return f"    .insn i 0x0B, 2, x0, x0, {skip}"
-
-
-def tyield(skip):
-    return f"    .insn i 0x0B, 1, x0, x0, {skip}"
 
 
 # Results (word offsets): what each step read.
@@ -121,16 +109,7 @@ ctx2_switch:
     sw s2, {OFF["ctx2_s2"]}(s1)
 {exit_with(facts, 0x100)}
 
-fail:
-{exit_with(facts, 0x101)}
-exception:
-{exit_with(facts, 0x102)}
-    .balign 64
-vectors:
-    .rept 64
-    .word fail
-    .endr
-
+{ending(facts)}
     .section .bss
     .balign 16
 results: .space 64
@@ -139,9 +118,7 @@ results: .space 64
 
 @pytest.fixture(scope="module", params=ROWS)
 def chosen(request, tmp_path_factory):
-    model = sim.ensure_model(request.param)
-    facts = dict(userprog.program_facts(model))
-    return _run_program(request.param, tmp_path_factory.mktemp("sched"), program(facts, model), retires=True)
+    return run(request.param, tmp_path_factory.mktemp("sched"), program)
 
 
 def test_the_core_chooses_the_next_ready_task_of_the_priority(chosen):
@@ -167,9 +144,7 @@ def test_tswitch_goes_into_the_choice_and_back(chosen):
 
 def test_tswitch_jumps_at_once(chosen):
     sym, _, events = chosen
-    pcs = [(t, pc) for t, pc, trap in events if not trap]
-    s = sym("ctx2_switch")
-    gaps = [t - t0 for (t, pc), (t0, pc0) in zip(pcs[1:], pcs) if pc0 == s]
+    gaps = switch_gaps(events, sym("ctx2_switch"))
     print(f"tswitch to the next context's first retirement: {gaps} cycles")
     assert gaps and max(gaps) <= 6, gaps
 
@@ -177,8 +152,5 @@ def test_tswitch_jumps_at_once(chosen):
 def test_another_priority_is_not_chosen_so_the_program_fails(tmp_path):
     """Negative control: context 2 at priority 3, its tswitch goes into
     context 3 (the round robin's next at that priority), into `j fail`."""
-    row = ROWS[0]
-    model = sim.ensure_model(row)
-    facts = dict(userprog.program_facts(model))
     with pytest.raises(AssertionError):
-        _run_program(row, tmp_path, program(facts, model, prio2=3))
+        run(ROWS[0], tmp_path, program, prio2=3)

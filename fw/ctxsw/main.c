@@ -264,18 +264,25 @@ static void isr_high(void *arg) {
     }
 }
 
+/* Generator line 0 raises its request `samples` times, the first `delay`
+ * cycles on, each next one `irq_period` (+ jitter) cycles after the line
+ * was lowered; the source at the kernel's level, triggered by `trig`. */
+static void start_requests(const volatile struct irqlab_config *c, uint32_t delay, enum irq_trigger trig) {
+    struct gen_pattern p = {
+        .mode = GEN_LEVEL, .delay = delay, .high = 1, .low = c->irq_period, .count = samples,
+        .burst = 1, .jitter = c->irq_jitter, .seed = c->seed,
+    };
+    irq_configure(IRQ, trig, configKERNEL_INTERRUPT_LEVEL);
+    irq_enable(IRQ);
+    gen_config(LINE, &p);
+    gen_start(1u << LINE);
+}
+
 static void run_isr(const volatile struct irqlab_config *c) {
     isr_runs = isr_woken = isr_overruns = 0;
     TaskHandle_t h = create(isr_high, "isrhigh", PRIO_HIGH);
-    struct gen_pattern p = {
-        .mode = GEN_LEVEL, .delay = 500, .high = 1, .low = c->irq_period, .count = samples,
-        .burst = 1, .jitter = c->irq_jitter, .seed = c->seed,
-    };
-    irq_configure(IRQ, IRQ_TRIG_LEVEL, configKERNEL_INTERRUPT_LEVEL);
-    irq_enable(IRQ);
-    gen_config(LINE, &p);
-    gen_start(1u << LINE);                        /* the runner blocks: the idle task runs */
-    finish("isr", h, NULL);
+    start_requests(c, 500, IRQ_TRIG_LEVEL);
+    finish("isr", h, NULL);                       /* the runner blocks: the idle task runs */
     irq_disable(IRQ);
     CHECK("isr", isr_runs == samples && isr_woken + isr_overruns == samples, isr_runs, isr_woken);
     if (isr_overruns)
@@ -309,15 +316,7 @@ static void run_bound(const volatile struct irqlab_config *c) {
     bound_woken = 0;
     bound_routine = 1;
     TaskHandle_t h = create(bound_task, "bound", PRIO_HIGH);   /* runs and waits */
-    /* The first edge a period on: the runner has blocked by then. */
-    struct gen_pattern p = {
-        .mode = GEN_LEVEL, .delay = c->irq_period, .high = 1, .low = c->irq_period, .count = samples,
-        .burst = 1, .jitter = c->irq_jitter, .seed = c->seed,
-    };
-    irq_configure(IRQ, IRQ_TRIG_EDGE, configKERNEL_INTERRUPT_LEVEL);
-    irq_enable(IRQ);
-    gen_config(LINE, &p);
-    gen_start(1u << LINE);                        /* the runner blocks: the idle task runs */
+    start_requests(c, c->irq_period, IRQ_TRIG_EDGE);   /* the first a period on: the runner has blocked */
     finish("bound", h, NULL);
     irq_disable(IRQ);
     bound_routine = 0;
