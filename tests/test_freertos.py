@@ -91,6 +91,24 @@ def test_freertos_with_optimized_task_selection(row, tmp_path):
     assert r.exit_code == 0, r.console[-2000:]
 
 
+@pytest.mark.parametrize("row", [r for r in ROWS if ROWS[r].soc_config.fast_contexts > 1])
+def test_freertos_with_the_hardware_scheduler_off(row, tmp_path):
+    """The build option hw-sched-off (fw/freertos/port-clic/port_contexts.h):
+    on a row with task contexts the port leaves them unused, the kernel
+    alone switches tasks, and the same checks pass on the unpatched kernel.
+    The port's context code is then absent from the image."""
+    model = sim.ensure_model(row)
+    fw = sim.build_firmware(model, app=APP, options=fwoptions.parse(["hw-sched-off"], "freertos"))
+    assert "+hw-sched-off" in fw
+    symbols = elfimage.read(fw[:-4] + ".elf").symbols
+    assert "vPortTaskNotReady" not in symbols and "port_switch" in symbols
+    assert "vPortTaskNotReady" in elfimage.read(sim.build_firmware(model, app=APP)[:-4] + ".elf").symbols
+    r = sim.run(model, sim.load_image(model, fw), str(tmp_path / "t.bin"), max_cycles=MAX_CYCLES)
+    printed = [ln for ln in r.console.splitlines() if ln.startswith("freertos:")]
+    assert printed == expected_lines(APP), r.console[-2000:]
+    assert r.exit_code == 0, r.console[-2000:]
+
+
 SW_S0_0_SP = 0x00812023      # sw s0, 0(sp): the first store of the port's save of a shared context
 NOP = 0x00000013
 

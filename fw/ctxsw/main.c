@@ -225,7 +225,7 @@ static SemaphoreHandle_t isr_sem;
 static volatile uint32_t isr_runs, isr_woken, isr_overruns;
 static volatile int bound_routine;    /* the line's interrupt is the bound routine's */
 
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
 /* With task contexts the handler is the bound interrupt's way through the
  * kernel (portmacro.h vPortBoundWait), taken only when the core cannot
  * switch (the interrupted task has no context of its own). */
@@ -300,7 +300,7 @@ static volatile uint32_t bound_woken;
 
 static void bound_task(void *arg) {
     for (;;) {
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
         vPortBoundWait(IRQ, (void (*)(void *))ctxsw_mark_b, (void *)CASE_IRQ_BOUND_TASK);
         gen_ack(1u << LINE);
 #else

@@ -21,6 +21,10 @@ OPTIONS = {o.name: o for o in [
     FwOption("opt-select", ("configUSE_PORT_OPTIMISED_TASK_SELECTION=1",), ("freertos",),
              "FreeRTOS's optimized task selection: a bitmap of the ready priorities and its highest "
              "set bit (seed 001, Table I) instead of the generic search down the ready lists"),
+    FwOption("hw-sched-off", ("IRQLAB_PORT_HW_SCHED_OFF=1",), ("freertos",),
+             "the port leaves the core's task contexts, its scheduler's view and bound interrupts "
+             "unused (fw/freertos/port-clic/port_contexts.h): the kernel alone switches tasks, "
+             "as on a core without contexts; on such a core it changes nothing"),
 ]}
 
 

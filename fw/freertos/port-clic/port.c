@@ -84,7 +84,7 @@ static void task_exit_error(void) {
 #define SLOT_CAUSE 1
 #endif
 
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
 /* With task contexts (portasm.S says how they are used): each task's record
  * at the top of its stack, pxTopOfStack its address. Contexts 1 .. N-1 go
  * to the first tasks (a deleted task's context to the next one created);
@@ -96,7 +96,7 @@ struct port_record {
     uint32_t counted;                /* shared context: 1 + the priority it is counted ready at, 0: not */
     uint32_t ready;                  /* own context: mfastready's word for it but the priority; 0: shared */
 };
-static uint32_t contexts_free = ((1u << IRQLAB_FASTIRQ_CONTEXTS) - 1) & ~1u;
+static uint32_t contexts_free = ((1u << PORT_CONTEXTS) - 1) & ~1u;
 extern void *volatile pxCurrentTCB;
 
 static uint32_t context_take(void) {
@@ -182,7 +182,7 @@ struct port_bound {
     TaskHandle_t waiter;
     uint32_t kept;
 };
-#define PORT_BOUND_MAX IRQLAB_FASTIRQ_CONTEXTS
+#define PORT_BOUND_MAX PORT_CONTEXTS
 static struct port_bound bound[PORT_BOUND_MAX];
 
 static inline uint32_t record_context(void *tcb) {
@@ -288,7 +288,7 @@ BaseType_t xPortBoundIrqFromISR(uint32_t irq) {
 
 StackType_t *pxPortInitialiseStack(StackType_t *top, TaskFunction_t code, void *params) {
     top = (StackType_t *)((uintptr_t)top & ~(uintptr_t)15);
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
     struct port_record *record = (struct port_record *)top - 1;
     top = (StackType_t *)record;
 #endif
@@ -299,7 +299,7 @@ StackType_t *pxPortInitialiseStack(StackType_t *top, TaskFunction_t code, void *
     sp[SLOT_CAUSE] = INITIAL_MCAUSE;
     sp[SLOT_RA] = (StackType_t)task_exit_error;
     sp[SLOT_A0] = (StackType_t)params;
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
     record->context = context_take();
     record->saved = sp;
     record->counted = 0;
@@ -333,7 +333,7 @@ BaseType_t xPortStartScheduler(void) {
     irq_configure(YIELD_SOURCE, IRQ_TRIG_EDGE, configKERNEL_INTERRUPT_LEVEL);
     CLIC_INTATTR(TICK_SOURCE) |= 1;
     CLIC_INTATTR(YIELD_SOURCE) |= 1;
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
     port_ready_lists = (uintptr_t)state_container(pxCurrentTCB) -
                        ((StaticTask_t *)pxCurrentTCB)->uxDummy5 * sizeof(StaticList_t);
     port_ready_bytes = configMAX_PRIORITIES * sizeof(StaticList_t);

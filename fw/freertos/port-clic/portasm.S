@@ -5,6 +5,7 @@
 #include "irqlab_features.h"
 #include "fastirq_entry.h"
 #include "fastctx.h"
+#include "port_contexts.h"
 
 /* The registers of the C ABI in use, by number (both builds). */
 #ifdef __riscv_abi_rve
@@ -198,7 +199,7 @@ port_entries_end:
     .endr
     .endm
 
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
 /* With task contexts (FastIrqPlugin `contexts`; docs/FREERTOS.md "Task
  * contexts"): a task that owns a context keeps its registers there, and a
  * switch is a return into the next task's context (mfastctx), which moves
@@ -250,7 +251,7 @@ port_tick_entry:
     j port_restore_frame            /* an interrupt nested into the tick used the bank */
     .global port_tick_switch        /* traced by the tests: retires only in ticks that switch */
 port_tick_switch:
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
     j port_switch
 
     .balign 4
@@ -386,7 +387,7 @@ port_entries_end:
     .balign 4
 port_task_frame:                    /* the running task's frame while a tick or a switch runs */
     .word 0
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
     .global port_ready_lists        /* the kernel's ready lists (port.c), */
 port_ready_lists:
     .word 0

@@ -24,6 +24,7 @@
 #include "irqlab_features.h"
 #include "clic.h"
 #include "fastctx.h"
+#include "port_contexts.h"
 
 #define portCHAR        char
 #define portFLOAT       float
@@ -75,7 +76,7 @@ static inline void vPortYield(void) {
     CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE) = 1;
     (void)CLIC_INTIP(IRQLAB_IRQ_FIRST_FREE);
 }
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
 /* A task's own yield (taskYIELD) with task contexts: the core keeps which
  * contexts' tasks became ready and at what priority (the hooks below), and
  * chooses the next one of the running task's priority (mfastsel: its TCB;
@@ -165,7 +166,7 @@ static inline uint32_t ulPortHighestBit(uint32_t x) {
 #endif
 
 /* Task contexts (port.c): a deleted task's context goes back to the pool. */
-#if IRQLAB_FASTIRQ_CONTEXTS > 1
+#if PORT_CONTEXTS > 1
 void vPortTaskDeleted(void *tcb);
 #define portCLEAN_UP_TCB(tcb)         vPortTaskDeleted(tcb)
 /* The core's view of the ready tasks (port.c): a task entering a ready
