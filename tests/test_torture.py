@@ -14,7 +14,11 @@ What is checked, and how:
 
  * Result: the final state (30 registers and the 128-word buffer) of the storm
    pass equals the quiet pass's word for word, and both equal qemu-riscv32
-   running the same workload.c (skipped if qemu-riscv32 is missing).
+   running the same workload.c (skipped if qemu-riscv32 is missing). On a
+   core with task contexts the storm pass runs a second workload in context
+   1, each yielding into the other (tyield) after every turn; its final
+   state must equal the quiet pass's too (negative control: a register
+   reload after the switch broken in the image).
  * Claims are exact. The trace unit records every trap entry and mret of the
    core (retire port) and, in the clic-nv build, every retirement of the
    trampoline's mnxti instructions (PC comparators). A claim (the cycle the
@@ -808,6 +812,45 @@ def test_storm_result_equals_quiet_result(run):
     assert len(quiet) == len(storm) == WORK_WORDS
     d = diff_words(storm, quiet)
     assert not d, f"{len(d)} words differ (storm != quiet): " + "; ".join(d[:10])
+    # A core with task contexts runs a second workload in context 1, each
+    # yielding into the other after every turn (fw/torture/main.c).
+    other = result_words(evs, P.CH_RESULT_OTHER)
+    if row_info(run.row).soc_config.fast_contexts > 1:
+        assert len(other) == WORK_WORDS
+        d = diff_words(other, quiet)
+        assert not d, f"{len(d)} words differ (context 1 != quiet): " + "; ".join(d[:10])
+    else:
+        assert other == []
+
+
+CONTEXT_ROWS = [r for r in ROWS if row_info(r).soc_config.fast_contexts > 1]
+TYIELD = 0x0000100B                  # .insn i 0x0B, 1, x0, x0, 0
+RELOAD_T6 = 0x20412F83               # lw t6, 516(sp): the workload's scratch slot W_T0
+NOP = 0x00000013
+
+
+@pytest.mark.parametrize("row", CONTEXT_ROWS[:1])
+def test_a_register_lost_across_a_switch_is_caught(row, tmp_path):
+    """Negative control of the second workload's check: the reload of t6
+    after the workload's tyield becomes a nop in the image, so both storm
+    workloads come back from every switch with the yield word in t6; the
+    firmware and the host must both see context 1's result differ."""
+    model = sim.ensure_model(row)
+    fw = sim.build_firmware(model, "torture")
+    image = bytearray(sim.load_image(model, fw, seed=SEEDS[0], turns=20, gap=GAP, jitter=JITTER,
+                                     pend_chance=PEND_CHANCE))
+    words = [int.from_bytes(image[a:a + 4], "little") for a in range(0, len(image) - 3, 4)]
+    at = [i for i in range(len(words) - 1) if words[i] == TYIELD and words[i + 1] == RELOAD_T6]
+    assert len(at) == 1, "the workload's switch and its reload are not where this test expects"
+    image[4 * at[0] + 4:4 * at[0] + 8] = NOP.to_bytes(4, "little")
+    r = sim.run(model, bytes(image), str(tmp_path / "trace.bin"), max_cycles=MAX_CYCLES)
+    evs = analysis.events(r.trace(allow_problems=True)[0])
+    quiet, other = result_words(evs, P.CH_RESULT), result_words(evs, P.CH_RESULT_OTHER)
+    assert len(quiet) == len(other) == WORK_WORDS
+    assert diff_words(other, quiet)
+    errs = [e.data for e in evs if e.kind == "sw" and e.index == P.CH_ERRORS]
+    assert any(e >> 8 == 0x7 for e in errs[:-2]), [hex(e) for e in errs]
+    assert r.exit_code != 0
 
 
 _qemu_cache = {}
@@ -824,7 +867,7 @@ def qemu_state(seed, iters, tmp):
         with open(stub, "w") as f:
             f.write(QEMU_STUB)
         cc = os.environ.get("IRQLAB_CROSS", "riscv64-unknown-elf-") + "gcc"
-        subprocess.run([cc, "-march=rv32im", "-mabi=ilp32", "-Os", "-nostdlib", "-static", "-ffreestanding",
+        subprocess.run([cc, "-march=rv32im_zicsr", "-mabi=ilp32", "-Os", "-nostdlib", "-static", "-ffreestanding",
                         "-Wl,--no-relax", "-I" + os.path.join(paths.FW, "torture"), stub,
                         os.path.join(paths.FW, "torture", "workload.c"), "-o", exe],
                        check=True, capture_output=True)
@@ -851,7 +894,7 @@ static uint32_t num(const char *s) {
 }
 void stub_main(long argc, char **argv) {
     work_init(st, num(argv[1]));
-    work_run(st, num(argv[2]));
+    work_run(st, num(argv[2]), 0);
     int n = 0;
     for (int i = 0; i < WORK_WORDS; i++) {
         for (int b = 28; b >= 0; b -= 4) out[n++] = "0123456789abcdef"[(st[i] >> b) & 15];

@@ -209,6 +209,8 @@ APP_PROTOCOLS = {p.app: p for p in [
         "RESULT": (0x28, "final state of the quiet pass, word by word (registers, then the buffer)"),
         "RESULT_STORM": (0x29, "final state of the storm pass, word by word"),
         "ERRORS": (0x2A, "a failed check of the firmware (error code); at the end 0xffffffff, then the error count"),
+        "RESULT_OTHER": (0x2B, "cores with task contexts: final state of the storm pass's second workload, "
+                               "run in context 1, word by word"),
     }, values={
         "M": ("phase markers (CH_MARK)", {
             "QUIET_BEGIN": (1, "the quiet pass starts"),

@@ -21,6 +21,11 @@
  *       - handlers nest: the clic build's handlers (entered with MIE=0) save
  *         mepc/mcause and enable MIE; the clic-nv build's run with MIE=1 (the
  *         trampoline's mnxti). Higher levels preempt at once.
+ *     On a core with task contexts the storm runs two workloads: the
+ *     second, from the same start state, in context 1, and each yields into
+ *     the other (tyield) at the end of every turn with all its registers
+ *     live, so hardware switches and interrupts meet in both contexts; both
+ *     final states must equal the quiet pass's.
  *     The generator patterns are finite (about five quiet-pass lengths) so
  *     that even a storm that starves the workload ends. When the workload is
  *     done the generator is stopped, every pending interrupt is served, and
@@ -42,6 +47,7 @@
 #include "clic.h"
 #include "workload.h"
 #include "fastirq_entry.h"
+#include "fastctx.h"
 
 
 #define SHV IRQLAB_HW_VECTORING
@@ -53,6 +59,9 @@
 #define SW_LAST (IRQLAB_CLIC_SOURCES - 1)
 #define TURN_CYCLES 720      /* about one workload turn without interrupts */
 #define STORM_SPAN 5
+/* A second workload in a context of its own where the core has them. */
+#define OTHER_CTX (IRQLAB_FASTIRQ_CONTEXTS > 1)
+#define WORKLOADS (1 + OTHER_CTX)
 
 _Static_assert(IRQLAB_CLIC_SOURCES == 64, "torture expects 64 CLIC sources");
 _Static_assert(IRQLAB_IRQ_GEN == 8 && N_LINES == 8, "generator lines are expected on sources 8..15");
@@ -64,8 +73,9 @@ _Static_assert(SW_FIRST >= GEN_SRC(N_LINES), "the software-pended sources follow
  * memory as interrupts arrive, the loads a fastirq entry leaves behind. */
 static uint32_t *const quiet = (uint32_t *)MAIN_RAM_BASE;
 static uint32_t *const storm = (uint32_t *)MAIN_RAM_BASE + WORK_WORDS;
+static uint32_t *const other = (uint32_t *)MAIN_RAM_BASE + 2 * WORK_WORDS;
 #else
-static uint32_t quiet[WORK_WORDS], storm[WORK_WORDS];
+static uint32_t quiet[WORK_WORDS], storm[WORK_WORDS], other[WORK_WORDS];
 #endif
 static volatile uint32_t handled[64], pended[64];
 static volatile uint32_t errors;
@@ -231,6 +241,45 @@ static void watch_mnxti(void) {
 }
 #endif
 
+#if OTHER_CTX
+/* The second workload, in context 1: it starts at other_entry with a stack
+ * of its own (a fresh context's registers hold nothing), runs as many turns
+ * as the first, yielding into context 0 after each, and then only yields
+ * back. Context 0 hands the core over until it is done. */
+uint32_t other_stack[1024] __attribute__((aligned(16)));   /* global: named by other_entry */
+static uint32_t other_turns;
+static volatile uint32_t other_done;
+
+static void switch_to(uint32_t ctx) {
+    __asm__ volatile("csrci mstatus, 8\n"
+                     "csrw " FASTCTX_STR(CSR_MFASTCTX) ", %0\n"
+                     FASTCTX_TYIELD(0) :: "r"(WORK_YIELD_TO(ctx)) : "memory");
+}
+
+void other_main(void) {
+    work_run(other, other_turns, WORK_YIELD_TO(0));
+    other_done = 1;
+    for (;;)
+        switch_to(0);
+}
+
+void other_entry(void);
+__asm__(".section .text.other_entry, \"ax\"\n"
+        ".balign 4\n"
+        "other_entry:\n"
+        "    la sp, other_stack + 4096\n"
+        "    j other_main\n"
+        ".text\n");
+
+/* Context 1 starts at other_entry on its first switch (interrupts off:
+ * an entry would reset the next context between the two writes). */
+static void other_prepare(uint32_t turns) {
+    other_turns = turns;
+    CSRW(CSR_MFASTCTX, 1u << MFASTCTX_NEXT_SHIFT);
+    CSRW(CSR_MFASTCTXPC, (uint32_t)other_entry);
+}
+#endif
+
 static unsigned any_pending(void) {
     for (unsigned i = GEN_SRC(0); i <= SW_LAST; i++)
         if (CLIC_INTIP(i))
@@ -277,7 +326,7 @@ int main(void) {
     /* 1. quiet */
     work_init(quiet, seed);
     stim(CH_MARK, M_QUIET_BEGIN);
-    work_run(quiet, iters);
+    work_run(quiet, iters, 0);
     stim(CH_MARK, M_QUIET_END);
 
     /* 2. storm: the generator patterns (three PERIODIC, two BURST and three
@@ -310,8 +359,8 @@ int main(void) {
         /* A finite storm: enough repetitions for STORM_SPAN quiet-pass
          * lengths, so that the run ends even if the storm is heavy enough to
          * starve the workload (normally the workload ends first and the
-         * lines are stopped). */
-        uint64_t span = (uint64_t)iters * TURN_CYCLES * STORM_SPAN;
+         * lines are stopped); as long again for a second workload. */
+        uint64_t span = (uint64_t)iters * TURN_CYCLES * STORM_SPAN * WORKLOADS;
         uint32_t rep = 2 * p.high * p.burst + p.low + c->jitter / 2;
         p.count = (uint32_t)(span / rep) + 1;
         gen_config(line, &p);
@@ -332,10 +381,20 @@ int main(void) {
         stim(CH_CFG, CFG_SOURCE << 24 | id | CLIC_INTCTL(id) << 8 | CLIC_INTATTR(id) << 16);
 
     work_init(storm, seed);
+#if OTHER_CTX
+    work_init(other, seed);
+    other_prepare(iters);
+#endif
     gen_start((1u << N_LINES) - 1);
     irq_global_enable();
     stim(CH_MARK, M_STORM_BEGIN);
-    work_run(storm, iters);
+#if OTHER_CTX
+    work_run(storm, iters, WORK_YIELD_TO(1));
+    while (!other_done)
+        switch_to(1);
+#else
+    work_run(storm, iters, 0);
+#endif
     stim(CH_MARK, M_STOP);
     irqgen_stop_write((1u << N_LINES) - 1);
     /* Serve what is left: until nothing is pending and no handler ran for a while. */
@@ -370,6 +429,17 @@ int main(void) {
     }
     if (diffs)
         error(0x600 | first);
+#if OTHER_CTX
+    unsigned other_diffs = 0;
+    for (unsigned i = 0; i < WORK_WORDS; i++) {
+        stim(CH_RESULT_OTHER, other[i]);
+        if (quiet[i] != other[i] && !other_diffs++)
+            first = i;
+    }
+    if (other_diffs)
+        error(0x700 | first);
+    diffs += other_diffs;
+#endif
     stim(CH_ERRORS, 0xffffffffu);
     stim(CH_ERRORS, errors);
     stim(CH_MARK, M_DONE);

@@ -40,7 +40,8 @@ uint32_t work_digest(const uint32_t *state) {
 }
 
 /* Frame (offsets from sp outside the sp-shifted part): buffer, turn counter,
- * two scratch slots, the state pointer, the callee-saved registers. */
+ * two scratch slots, the state pointer, the callee-saved registers, the
+ * yield word. */
 __asm__(
 "    .equ W_BUF, 0\n"
 "    .equ W_CNT, 512\n"
@@ -48,6 +49,7 @@ __asm__(
 "    .equ W_T1, 520\n"
 "    .equ W_OUT, 524\n"
 "    .equ W_SAVE, 528\n"
+"    .equ W_YIELD, 588\n"
 "    .equ W_FRAME, 592\n"
 
 /* a += b; c ^= a */
@@ -182,6 +184,7 @@ __asm__(
 "    sw s11, (W_SAVE+56)(sp)\n"
 "    sw a0, W_OUT(sp)\n"
 "    sw a1, W_CNT(sp)\n"
+"    sw a2, W_YIELD(sp)\n"
      /* the buffer: state[30..157] -> frame */
 "    addi t0, a0, 120\n"
 "    addi t1, sp, W_BUF\n"
@@ -298,6 +301,25 @@ __asm__(
 "    addi s6, s6, 0x2b1\n"
 "    xori s9, s9, -0x55a\n"
 "    addi t2, t2, -0x31f\n"
+     /* The yield (a core with task contexts, the storm pass): at the end of
+      * every turn, with every register live, the yield word goes to
+      * mfastctx (0x7C2: the next context in 11:8; bit 0 lands in its
+      * read-only part) and tyield (custom-0, funct3 1) switches into that
+      * context; the other context's tyield comes back here, with MIE set.
+      * With interrupts off from the write to the switch, no entry resets
+      * the next context in between. The word 0: no yield (never executed
+      * under qemu). The switch has a reload of its own, which the quiet
+      * pass never runs (tests/test_torture.py breaks it on purpose). */
+"    sw t6, W_T0(sp)\n"
+"    lw t6, W_YIELD(sp)\n"
+"    beqz t6, 5f\n"
+"    csrci mstatus, 8\n"
+"    csrw 0x7C2, t6\n"
+"    .insn i 0x0B, 1, x0, x0, 0\n"
+"    lw t6, W_T0(sp)\n"
+"    j 6f\n"
+"5:  lw t6, W_T0(sp)\n"
+"6:\n"
      /* the turn counter lives in the frame */
 "    sw t6, W_T0(sp)\n"
 "    lw t6, W_CNT(sp)\n"

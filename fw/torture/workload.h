@@ -16,8 +16,11 @@ void work_init(uint32_t *state, uint32_t seed);
 
 /* Run `iterations` (>= 1) turns of the mixing loop on `state` in place: the
  * registers and the buffer are loaded from it, and the final values of all
- * 30 registers and the buffer are written back. Assembly, workload.c. */
-void work_run(uint32_t *state, uint32_t iterations);
+ * 30 registers and the buffer are written back. Assembly, workload.c.
+ * `yield`: 0, or, on a core with task contexts, the mfastctx word naming
+ * the context to switch into at the end of every turn (WORK_YIELD_TO). */
+void work_run(uint32_t *state, uint32_t iterations, uint32_t yield);
+#define WORK_YIELD_TO(ctx) ((uint32_t)(ctx) << 8 | 1u)
 
 /* A 32-bit digest of a state (FNV-1a over its words). */
 uint32_t work_digest(const uint32_t *state);
