@@ -26,6 +26,7 @@ from irqlab import paths
 from irqlab.suites import ctxsw as ctxswbench
 from irqlab.drivers import sim
 from irqlab.host import ctxsw, describe, protocol
+from irqlab.host import record as rec
 from irqlab.host.decode import read_trace
 from irqlab.rows import ROWS as ALL_ROWS
 
@@ -90,6 +91,12 @@ def test_suite_runs_and_matches_the_recorded_figures(row, tmp_path, recorded):
                   TOLERANCE_SPREAD * (want["p99"] - want["min"]))
         assert abs(s["median"] - want["median"]) <= tol, \
             f"{row} {name} median: {s['median']} cycles, recorded {want['median']}"
+        # To the switch's mret (PC-match rows): inside the sample, and short
+        # of it wherever a return enters the next task.
+        if res["marker"] == "pc-match" and ctxsw.CASES[name].routine != "calib":
+            assert 0 < s["return_max"] <= s["max"] + s["corrected_by"], (row, name, s)
+            if name == "sem-signal":
+                assert s["return_mean"] < s["mean"], (row, name, s)
 
 
 def test_the_suite_states_its_output():
@@ -136,6 +143,30 @@ def test_pc_matches_place_the_marks(tmp_path):
     f = _figures(t, tmp_path)
     assert f["marker"] == "pc-match" and f["overhead"] == 8
     assert f["cases"]["yield"]["min"] == 150 - 8
+
+
+def test_to_mret_ends_at_the_last_return_before_the_next_task(tmp_path):
+    """Seed 003's metric beside each sample (trace/ctxsw.py): from the start
+    to the last mret inside the sample; without one, to the next task."""
+    a, b = CTX.CH_MARK_A, CTX.CH_MARK_B
+    ov, y, sig = (ctxsw.CASES[n].case_id for n in ("overhead", "yield", "sem-signal"))
+    t = TraceBuilder().time_hi(0)
+    t.core(100, rec.CORE_PC_MATCH, 0x100, ctxsw.PC_A).sw(101, a, ov)
+    t.core(108, rec.CORE_PC_MATCH, 0x200, ctxsw.PC_B).sw(109, b, ov)
+    t.core(150, rec.CORE_MRET, 0x300)                      # before the sample: not its return
+    t.core(200, rec.CORE_PC_MATCH, 0x100, ctxsw.PC_A).sw(201, a, y)
+    t.core(260, rec.CORE_MRET, 0x300).core(300, rec.CORE_MRET, 0x300)     # the last one counts
+    t.core(350, rec.CORE_PC_MATCH, 0x200, ctxsw.PC_B).sw(351, b, y)
+    t.core(400, rec.CORE_PC_MATCH, 0x100, ctxsw.PC_A).sw(401, a, sig)     # no return: to the task
+    t.core(440, rec.CORE_PC_MATCH, 0x200, ctxsw.PC_B).sw(441, b, sig)
+    f = _figures(t, tmp_path)
+    assert f["cases"]["yield"]["min"] == 150 - 8
+    assert f["cases"]["yield"]["return_max"] == 100                       # not corrected
+    assert f["cases"]["sem-signal"]["return_max"] == 40
+    # Rows without a retire port have no such figure.
+    t = TraceBuilder().time_hi(0)
+    t.sw(200, a, y).sw(400, b, y)
+    assert "return_max" not in _figures(t, tmp_path)["cases"]["yield"]
 
 
 def test_table_has_every_row_and_the_references(recorded):

@@ -22,6 +22,14 @@ is the first instruction of mark B (after the task's `li` and `call`); on the
 others the arrival of mark B's store (an over-estimate by that store, as the
 latency benchmark's software-event rows).
 
+Beside each sample of a PC-match row, seed 003's own metric (RTOSUnit,
+Sec. 6.2: trigger to `mret`): from the same start to the last mret (an
+emret is traced as one) before the end, the return that enters the next
+task; where the core switched without one (tswitch, a bound interrupt:
+no return between), to the next task's first instruction as above. The
+mrets are the trace unit's core events (the retire port), never
+corrected by the marks' cost (mark A's store and return are in it).
+
 A sample with a kernel tick inside (an event on the kernel's tick channel
 between its start and its end: the tick hook's or the trace hook's freertos.TICK) is
 left out and counted ("ticked"), and so is the next sample of a
@@ -121,7 +129,9 @@ def routine_mask(names):
 
 def samples(records, channels, kernel):
     """The raw samples of each case, in cycles, from a decoded trace:
-    {"marker": "pc-match" | "sw-event", "cases": {name: [cycles]}, "ticked": {name: n}}.
+    {"marker": "pc-match" | "sw-event", "cases": {name: [cycles]}, "ticked": {name: n},
+     "to_return": {name: [cycles]} (PC-match rows: to the switch's return, as the
+     module's docstring says; in the order of "cases")}.
     `channels`, `kernel`: the protocols of the application and of the kernel's hooks
     (protocol.APP_PROTOCOLS["ctxsw"], ["freertos"]: the tick's channel)."""
     ch_a, ch_b, ch_tick = channels.CH_MARK_A, channels.CH_MARK_B, kernel.CH_TICK
@@ -130,10 +140,12 @@ def samples(records, channels, kernel):
     routine = None           # the routine running (its edges start only its own cases)
     pc_rows = any(r.type == rec.TYPE_CORE and (r.payload >> 32) & 0xFF == rec.CORE_PC_MATCH for r in records)
     last_pc = {}
+    last_mret = None         # the last mret's time (PC-match rows)
     open_ = {}               # case name -> start time
     ticked = {}              # case name -> True when a tick fell inside its open sample
     after_tick = set()       # cases whose last sample had a tick: the next one is left out too
     out = {name: [] for name in CASES}
+    to_return = {name: [] for name in CASES}
     dropped = {name: 0 for name in CASES}
 
     def _start(name, t):
@@ -153,6 +165,8 @@ def samples(records, channels, kernel):
             kind, arg = (r.payload >> 32) & 0xFF, (r.payload >> 40) & 0xFF
             if kind == rec.CORE_PC_MATCH:
                 last_pc[arg] = r.ts
+            elif kind == rec.CORE_MRET:
+                last_mret = r.ts
         elif r.type == rec.TYPE_HW:
             if r.payload >> (rec.HW_GEN_LINE + GEN_LINE) & 1:
                 for c in edge_cases[loaded]:
@@ -191,7 +205,11 @@ def samples(records, channels, kernel):
                             dropped[c.name] += 1
                         elif t >= start:
                             out[c.name].append(t - start)
-    return {"marker": "pc-match" if pc_rows else "sw-event", "cases": out, "ticked": dropped}
+                            if pc_rows:
+                                ret = last_mret if last_mret is not None and start <= last_mret <= t else t
+                                to_return[c.name].append(ret - start)
+    return {"marker": "pc-match" if pc_rows else "sw-event", "cases": out, "ticked": dropped,
+            "to_return": to_return if pc_rows else {}}
 
 
 def figures(raw, clock_hz=None):
@@ -207,6 +225,10 @@ def figures(raw, clock_hz=None):
         sub = corrections[c.loaded] if c.start == "marker" and c.routine != "calib" else 0
         s = summarize([v - sub for v in values], clock_hz)
         s["corrected_by"] = sub
+        returns = raw.get("to_return", {}).get(name)
+        if returns:
+            r = summarize(returns)
+            s.update({"return_mean": r["mean"], "return_max": r["max"]})
         s["ticked"] = raw["ticked"].get(name, 0)
         cases[name] = s
     return {"marker": raw["marker"], "overhead": correction, "overhead_loaded": corrections[True], "cases": cases}
@@ -225,7 +247,7 @@ TABLE_COLUMNS = [
     ("isr give", "isr-give", "mean"), ("irq->task", "irq-to-task", "mean"),
     ("max", "irq-to-task", "max"),
     ("irq->bound", "irq-bound-task", "mean"), ("max", "irq-bound-task", "max"),
-    ("worst", WORST, "max"),
+    ("worst", WORST, "max"), ("to mret", WORST, "return_max"),
 ]
 LEGEND = """\
 cycles, mean over the samples unless marked; yield = taskYIELD to an equal-priority task; sem/mtx/q =
@@ -233,7 +255,9 @@ semaphore, mutex (priority inheritance), queue: sig/send/rel wake a higher-prior
 block and the lower-priority task resumes; isr give = from the ISR's mark before xSemaphoreGiveFromISR;
 irq->task = from the interrupt edge to the task its ISR wakes; irq->bound = from the interrupt edge to the
 task bound to it (switched into by the core where it has task contexts); worst = the largest max of
-every case; marks' cost subtracted (not from irq->task); marker: pc-match
+every case; to mret = seed 003's metric: the worst over every case from the same start to the mret that
+enters the next task (or to that task, where the core switches with no return); marks' cost
+subtracted (not from irq->task, not from to mret); marker: pc-match
 (retire port) or sw-event (store arrival); REFERENCE rows are published figures, not measured here."""
 
 
@@ -269,7 +293,7 @@ def table(results, references=(), loaded=False):
     if loaded:
         references = ()
     for ref in references:
-        cells = {("yield", "mean"): ref.mean, ("yield", "jitter"): ref.jitter, (WORST, "max"): ref.worst}
+        cells = {("yield", "mean"): ref.mean, ("yield", "jitter"): ref.jitter, (WORST, "return_max"): ref.worst}
         rows.append([ref.name, "REFERENCE", "-"] +
                     [cells.get((case, stat)) or "-" for _, case, stat in TABLE_COLUMNS])
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
@@ -280,13 +304,15 @@ def table(results, references=(), loaded=False):
 
 
 def details(results):
-    """Every case of every port: count, mean, min, median, max, jitter, left out."""
-    head = ["port", "case", "count", "mean", "min", "median", "max", "jitter", "ticked"]
+    """Every case of every port: count, mean, min, median, max, jitter, left
+    out, and to the mret (mean, max)."""
+    head = ["port", "case", "count", "mean", "min", "median", "max", "jitter", "ticked", "to mret", "max"]
     rows = []
     for port, entry in results["cores"].items():
         for name, s in entry["cases"].items():
             rows.append([port, name] + [_fmt(s.get(k)) for k in ("count", "mean", "min", "median", "max",
-                                                                  "jitter", "ticked")])
+                                                                  "jitter", "ticked", "return_mean",
+                                                                  "return_max")])
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     lines = ["  ".join(h.rjust(w) for h, w in zip(head, widths)), "  ".join("-" * w for w in widths)]
     lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows]

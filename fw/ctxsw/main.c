@@ -408,6 +408,7 @@ int main(void) {
     if (tracer_has_retire_read() & 1) {
         tracer_match0_write((uint32_t)ctxsw_mark_b | 1u);
         tracer_match1_write((uint32_t)ctxsw_mark_a | 1u);
+        tracer_core_en_write(2);       /* mrets: where a switch by return ends (trace/ctxsw.py) */
     }
     tracer_rise_en_write(1u << LINE);             /* hardware: only the interrupt routine's edges */
     tracer_fall_en_write(0);
