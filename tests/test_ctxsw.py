@@ -145,6 +145,24 @@ def test_pc_matches_place_the_marks(tmp_path):
     assert f["cases"]["yield"]["min"] == 150 - 8
 
 
+def test_a_mark_interrupted_inside_leaves_the_open_sample_out(tmp_path):
+    """A task switched out between mark A's first instruction and its store
+    (a tick) stores its mark only when switched back in, inside another
+    task's sample, with no PC match of its own: that sample holds two
+    switches and is left out, not measured."""
+    a, b = CTX.CH_MARK_A, CTX.CH_MARK_B
+    y = ctxsw.CASES["yield"].case_id
+    t = TraceBuilder().time_hi(0)
+    t.core(100, rec.CORE_PC_MATCH, 0x100, ctxsw.PC_A)                    # task 1: its store waits
+    t.core(200, rec.CORE_PC_MATCH, 0x100, ctxsw.PC_A).sw(201, a, y)       # task 2 yields
+    t.sw(260, a, y)                                                       # task 1's store, no match
+    t.core(350, rec.CORE_PC_MATCH, 0x200, ctxsw.PC_B).sw(351, b, y)       # task 2 again
+    t.core(400, rec.CORE_PC_MATCH, 0x100, ctxsw.PC_A).sw(401, a, y)       # a clean sample
+    t.core(500, rec.CORE_PC_MATCH, 0x200, ctxsw.PC_B).sw(501, b, y)
+    f = _figures(t, tmp_path)["cases"]["yield"]
+    assert (f["count"], f["ticked"], f["max"]) == (1, 1, 100)
+
+
 def test_to_mret_ends_at_the_last_return_before_the_next_task(tmp_path):
     """Seed 003's metric beside each sample (trace/ctxsw.py): from the start
     to the last mret inside the sample; without one, to the next task."""

@@ -35,7 +35,9 @@ between its start and its end: the tick hook's or the trace hook's freertos.TICK
 left out and counted ("ticked"), and so is the next sample of a
 time-sliced case (a tick that time-slices the yielding pair leaves one task
 stopped between its mark and its yield: the next sample then holds two
-switches), and so is one whose case started again
+switches), and so is one during which a mark's store arrives without
+its PC match (a tick switched that task out inside the mark: the sample
+holds its switch as well), and so is one whose case started again
 before it ended (the interrupt routine on a slow row: a request that came
 before the task had taken the previous one; the firmware counts these
 overruns), since its end cannot be told apart.
@@ -127,11 +129,12 @@ def routine_mask(names):
     return sum(1 << order.index(n) for n in names)
 
 
-def samples(records, channels, kernel):
+def samples(records, channels, kernel, spans=False):
     """The raw samples of each case, in cycles, from a decoded trace:
     {"marker": "pc-match" | "sw-event", "cases": {name: [cycles]}, "ticked": {name: n},
      "to_return": {name: [cycles]} (PC-match rows: to the switch's return, as the
-     module's docstring says; in the order of "cases")}.
+     module's docstring says; in the order of "cases")}; with `spans`, also
+    "spans": {name: [(start, end)]}, each sample's ends in trace time, uncorrected.
     `channels`, `kernel`: the protocols of the application and of the kernel's hooks
     (protocol.APP_PROTOCOLS["ctxsw"], ["freertos"]: the tick's channel)."""
     ch_a, ch_b, ch_tick = channels.CH_MARK_A, channels.CH_MARK_B, kernel.CH_TICK
@@ -144,8 +147,10 @@ def samples(records, channels, kernel):
     open_ = {}               # case name -> start time
     ticked = {}              # case name -> True when a tick fell inside its open sample
     after_tick = set()       # cases whose last sample had a tick: the next one is left out too
+    interleaved = set()      # cases whose open sample saw another task's mark without its match
     out = {name: [] for name in CASES}
     to_return = {name: [] for name in CASES}
+    span_list = {name: [] for name in CASES}
     dropped = {name: 0 for name in CASES}
 
     def _start(name, t):
@@ -155,6 +160,7 @@ def samples(records, channels, kernel):
         if name in open_:
             dropped[name] += 1
         ticked[name] = name in open_
+        interleaved.discard(name)
         open_[name] = t
 
     edge_cases = [c for c in CASES.values() if c.start == "irq-edge"]
@@ -189,27 +195,40 @@ def samples(records, channels, kernel):
                 if pc_rows:
                     t = last_pc.pop(PC_A if ch == ch_a else PC_B, None)
                     if t is None:
-                        continue         # no PC match before it: cannot be placed
+                        # No PC match before it, so it cannot be placed: its
+                        # task was switched out between the mark's first
+                        # instruction and its store, and another task's mark
+                        # took the match. The case's open sample then holds
+                        # that task's switch too: left out.
+                        if ch == ch_a and case.name in open_:
+                            interleaved.add(case.name)
+                        continue
                 if ch == ch_a:
                     _start(case.name, t)
                     continue
                 for c in CASES.values():
                     if c.ends_with == case.name and c.name in open_:
                         start = open_.pop(c.name)
+                        mixed = c.name in interleaved or c.name in after_tick
+                        interleaved.discard(c.name)
                         if ticked.pop(c.name):
                             dropped[c.name] += 1
                             if c.time_sliced:
                                 after_tick.add(c.name)
-                        elif c.name in after_tick:
+                        elif mixed:
                             after_tick.discard(c.name)
                             dropped[c.name] += 1
                         elif t >= start:
                             out[c.name].append(t - start)
+                            span_list[c.name].append((start, t))
                             if pc_rows:
                                 ret = last_mret if last_mret is not None and start <= last_mret <= t else t
                                 to_return[c.name].append(ret - start)
-    return {"marker": "pc-match" if pc_rows else "sw-event", "cases": out, "ticked": dropped,
-            "to_return": to_return if pc_rows else {}}
+    result = {"marker": "pc-match" if pc_rows else "sw-event", "cases": out, "ticked": dropped,
+              "to_return": to_return if pc_rows else {}}
+    if spans:
+        result["spans"] = span_list
+    return result
 
 
 def figures(raw, clock_hz=None):
