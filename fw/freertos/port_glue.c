@@ -48,7 +48,18 @@ NO_LOOP_PATTERNS void *memset(void *d, int c, size_t n) {
     return d;
 }
 
+/* Word by word where both addresses and the length are multiples of four
+ * (the kernel's queue items usually are): byte by byte, a one-word queue
+ * send spends 124 cycles in its two copies (cores/README.md, "Where the
+ * other cases go"). */
 NO_LOOP_PATTERNS void *memcpy(void *d, const void *s, size_t n) {
+    if ((((uintptr_t)d | (uintptr_t)s | n) & 3) == 0) {
+        uint32_t *w = d;
+        const uint32_t *v = s;
+        for (; n; n -= 4)
+            *w++ = *v++;
+        return d;
+    }
     unsigned char *p = d;
     const unsigned char *q = s;
     while (n--) *p++ = *q++;

@@ -59,6 +59,7 @@ class Elf:
     symbols: dict = field(default_factory=dict)   # name -> value
     code: list = field(default_factory=list)       # [(address, bytes)]: the ranges that hold instructions
     labels: set = field(default_factory=set)       # addresses of its symbols but data objects' (code may start there)
+    named_labels: list = field(default_factory=list)   # [(address, name)] of those, locals of one name each kept
 
     def symbol(self, name):
         try:
@@ -104,10 +105,10 @@ def read(path):
     if not segments:
         raise ImageError(f"{path}: no loadable segment")
     sections = [_entry(data, path, shoff, shentsize, i, _SHDR) for i in range(shnum)]
-    symbols, marks, labels = _symbols(data, path, sections)
+    symbols, marks, labels, named_labels = _symbols(data, path, sections)
     # Without section headers the executable segments are the code.
     code = _code(data, path, sections, marks) if sections else executable
-    return Elf(path, entry, flags, segments, symbols, code, labels)
+    return Elf(path, entry, flags, segments, symbols, code, labels, named_labels)
 
 
 def _entry(data, path, table, entsize, i, st):
@@ -122,8 +123,8 @@ def _symbols(data, path, sections):
     locals of the same name), and the mapping symbols the assembler marks
     code and data with: {section index: [(address, True for code ($x...),
     False for data ($d))]}, and the addresses of the symbols that are not
-    data objects."""
-    symbols, local, marks, labels = {}, set(), {}, set()
+    data objects, with their names ([(address, name)], every local kept)."""
+    symbols, local, marks, labels, named = {}, set(), {}, set(), []
     for sh in sections:
         if sh[1] != SHT_SYMTAB:
             continue
@@ -142,6 +143,7 @@ def _symbols(data, path, sections):
                 continue
             if info & 0xF != STT_OBJECT:
                 labels.add(value)
+                named.append((value, name))
             is_local = info >> 4 == STB_LOCAL
             if name not in symbols or (name in local and not is_local):
                 symbols[name] = value
@@ -149,7 +151,7 @@ def _symbols(data, path, sections):
                     local.add(name)
                 else:
                     local.discard(name)
-    return symbols, marks, labels
+    return symbols, marks, labels, named
 
 
 def _code(data, path, sections, marks):

@@ -46,8 +46,8 @@ class CodeMap:
 
     def __init__(self, elf):
         by_addr = {}
-        for name, value in elf.symbols.items():
-            if value in elf.labels and not name.startswith(".L") and name not in ("_start",):
+        for value, name in sorted(elf.named_labels):
+            if not name.startswith(".L"):
                 by_addr.setdefault(value, name)
         self.addrs = sorted(by_addr)
         self.names = [by_addr[a] for a in self.addrs]

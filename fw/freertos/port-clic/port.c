@@ -17,7 +17,7 @@ void port_tick_entry(void);
 void port_yield_entry(void);
 void port_start_first_task(void);
 
-static UBaseType_t critical_nesting = 0xaaaaaaaa;   /* counts from 0 once the scheduler runs */
+UBaseType_t uxPortCriticalNesting = 0xaaaaaaaa;    /* portmacro.h; counts from 0 once the scheduler runs */
 static uint64_t next_tick;
 static StackType_t isr_stack[configISR_STACK_SIZE_WORDS] __attribute__((aligned(16)));
 const StackType_t port_isr_stack_top = (StackType_t)&isr_stack[configISR_STACK_SIZE_WORDS];
@@ -26,16 +26,6 @@ const StackType_t port_isr_stack_top = (StackType_t)&isr_stack[configISR_STACK_S
  * pointing at the port's entries (in RAM: the HAL's table is in the code memory). */
 extern const uint32_t clic_vector_table[];
 static uint32_t vector_table[IRQLAB_CLIC_SOURCES] __attribute__((aligned(64)));
-
-void vPortEnterCritical(void) {
-    portDISABLE_INTERRUPTS();
-    critical_nesting++;
-}
-
-void vPortExitCritical(void) {
-    if (--critical_nesting == 0)
-        portENABLE_INTERRUPTS();
-}
 
 #if configUSE_PORT_OPTIMISED_TASK_SELECTION == 1
 /* The highest set bit of each byte (portmacro.h ulPortHighestBit); entry 0 is never asked for. */
@@ -343,7 +333,7 @@ BaseType_t xPortStartScheduler(void) {
     irq_enable(TICK_SOURCE);
     irq_enable(YIELD_SOURCE);
 
-    critical_nesting = 0;
+    uxPortCriticalNesting = 0;
     port_start_first_task();                 /* threshold 0, mret into the first task */
     return pdFALSE;
 }

@@ -61,8 +61,19 @@ static inline uint32_t ulPortRaiseThreshold(void) {
 #define portSET_INTERRUPT_MASK_FROM_ISR()        ulPortRaiseThreshold()
 #define portCLEAR_INTERRUPT_MASK_FROM_ISR(old)   portSET_THRESHOLD(old)
 
-void vPortEnterCritical(void);
-void vPortExitCritical(void);
+/* Critical sections: the threshold at the kernel's level and a nesting
+ * count (port.c). Inline: a blocking call of the kernel enters and leaves
+ * 8-10 of them, and a call and its return cost as much as the body
+ * (cores/README.md, "Where the other cases go"). */
+extern UBaseType_t uxPortCriticalNesting;
+static inline __attribute__((always_inline)) void vPortEnterCritical(void) {
+    portDISABLE_INTERRUPTS();
+    uxPortCriticalNesting++;
+}
+static inline __attribute__((always_inline)) void vPortExitCritical(void) {
+    if (--uxPortCriticalNesting == 0)
+        portENABLE_INTERRUPTS();
+}
 #define portENTER_CRITICAL()  vPortEnterCritical()
 #define portEXIT_CRITICAL()   vPortExitCritical()
 
