@@ -163,6 +163,20 @@ def test_a_mark_interrupted_inside_leaves_the_open_sample_out(tmp_path):
     assert (f["count"], f["ticked"], f["max"]) == (1, 1, 100)
 
 
+def test_a_tick_inside_a_mark_leaves_its_sample_out(tmp_path):
+    """A tick whose handler runs between mark A's PC match and its store is
+    inside the sample that starts at the match."""
+    a, b, tick = CTX.CH_MARK_A, CTX.CH_MARK_B, RTOS.CH_TICK
+    s = ctxsw.CASES["sem-signal"].case_id
+    t = TraceBuilder().time_hi(0)
+    t.core(100, rec.CORE_PC_MATCH, 0x100, ctxsw.PC_A).sw(150, tick).sw(300, a, s)
+    t.core(400, rec.CORE_PC_MATCH, 0x200, ctxsw.PC_B).sw(401, b, s)
+    t.core(500, rec.CORE_PC_MATCH, 0x100, ctxsw.PC_A).sw(501, a, s)
+    t.core(600, rec.CORE_PC_MATCH, 0x200, ctxsw.PC_B).sw(601, b, s)
+    f = _figures(t, tmp_path)["cases"]["sem-signal"]
+    assert (f["count"], f["ticked"], f["max"]) == (1, 1, 100)
+
+
 def test_to_mret_ends_at_the_last_return_before_the_next_task(tmp_path):
     """Seed 003's metric beside each sample (trace/ctxsw.py): from the start
     to the last mret inside the sample; without one, to the next task."""

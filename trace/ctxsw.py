@@ -144,6 +144,7 @@ def samples(records, channels, kernel, spans=False):
     pc_rows = any(r.type == rec.TYPE_CORE and (r.payload >> 32) & 0xFF == rec.CORE_PC_MATCH for r in records)
     last_pc = {}
     last_mret = None         # the last mret's time (PC-match rows)
+    last_tick = None         # the last tick's time
     open_ = {}               # case name -> start time
     ticked = {}              # case name -> True when a tick fell inside its open sample
     after_tick = set()       # cases whose last sample had a tick: the next one is left out too
@@ -181,6 +182,7 @@ def samples(records, channels, kernel, spans=False):
         elif r.type == rec.TYPE_SW:
             ch, data = (r.payload >> 32) & 0xFF, r.payload & 0xFFFFFFFF
             if ch == ch_tick:
+                last_tick = r.ts
                 for name in open_:
                     ticked[name] = True
             elif ch == ch_routine:
@@ -205,6 +207,10 @@ def samples(records, channels, kernel, spans=False):
                         continue
                 if ch == ch_a:
                     _start(case.name, t)
+                    # A tick between the mark's PC match and its store is
+                    # inside the sample (its handler ran in the mark).
+                    if last_tick is not None and last_tick >= t:
+                        ticked[case.name] = True
                     continue
                 for c in CASES.values():
                     if c.ends_with == case.name and c.name in open_:
