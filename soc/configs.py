@@ -136,6 +136,12 @@ class SocConfig:
         return MEMORIES[self.memory]["layout"]
 
     @property
+    def task_contexts(self):
+        """The core keeps task contexts (FastIrqPlugin `contexts`: more than
+        the one register-file context every core has)."""
+        return self.fast_contexts > 1
+
+    @property
     def irq_levels(self):
         """Interrupt levels (preemption by level): the CLIC has them."""
         return self.irq_model == "clic"

@@ -83,7 +83,7 @@ def test_suite_runs_and_matches_the_recorded_figures(row, tmp_path, recorded):
         # A switch saves and restores ~30 registers, unless the core keeps
         # task contexts (a yield is then a CSR read, a check and tswitch; a
         # bound interrupt the CLIC's latency and the core's switch).
-        contexts = ALL_ROWS[row].soc_config.fast_contexts > 1
+        contexts = ALL_ROWS[row].soc_config.task_contexts
         floor = 0 if ctxsw.CASES[name].routine == "calib" else 10 if contexts else 50
         assert floor < s["min"] <= s["median"] <= s["max"] < 5000, (row, name, s)
         want = recorded["cores"][row]["cases"][name]

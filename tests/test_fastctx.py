@@ -19,11 +19,11 @@ switch's time on the retire port.
 import pytest
 
 from irqlab.drivers import sim, userprog
-from irqlab.rows import one_row_per_soc, row as row_info, rows_with
+from irqlab.rows import one_row_per_soc, rows_with
 from test_fastirq import exit_with, preamble
 from test_irq_entry import _run_program
 
-ROWS = one_row_per_soc([r for r in rows_with(fast_irq=True) if row_info(r).soc_config.fast_contexts > 1])
+ROWS = one_row_per_soc(rows_with(task_contexts=True))
 # Every register a context owns, but x0, sp, gp, tp (the ABI's, alike in
 # every task), s0 (the program's temporary) and s1 (the results' base).
 REGS = [1] + list(range(5, 8)) + list(range(10, 32))

@@ -91,7 +91,7 @@ def test_freertos_with_optimized_task_selection(row, tmp_path):
     assert r.exit_code == 0, r.console[-2000:]
 
 
-@pytest.mark.parametrize("row", [r for r in ROWS if ROWS[r].soc_config.fast_contexts > 1])
+@pytest.mark.parametrize("row", [r for r in ROWS if ROWS[r].soc_config.task_contexts])
 def test_freertos_with_the_hardware_scheduler_off(row, tmp_path):
     """The build option hw-sched-off (fw/freertos/port-clic/port_contexts.h):
     on a row with task contexts the port leaves them unused, the kernel
@@ -113,7 +113,7 @@ SW_S0_0_SP = 0x00812023      # sw s0, 0(sp): the first store of the port's save 
 NOP = 0x00000013
 
 
-@pytest.mark.parametrize("row", [r for r in ROWS if ROWS[r].soc_config.fast_contexts > 1])
+@pytest.mark.parametrize("row", [r for r in ROWS if ROWS[r].soc_config.task_contexts])
 def test_register_test_catches_a_lost_register(row, tmp_path):
     """Negative control of the register test (main.c test_registers): the
     port's store of s0, when a task sharing context 0 is switched out,

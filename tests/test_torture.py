@@ -815,7 +815,7 @@ def test_storm_result_equals_quiet_result(run):
     # A core with task contexts runs a second workload in context 1, each
     # yielding into the other after every turn (fw/torture/main.c).
     other = result_words(evs, P.CH_RESULT_OTHER)
-    if row_info(run.row).soc_config.fast_contexts > 1:
+    if run.row in CONTEXT_ROWS:
         assert len(other) == WORK_WORDS
         d = diff_words(other, quiet)
         assert not d, f"{len(d)} words differ (context 1 != quiet): " + "; ".join(d[:10])
@@ -823,7 +823,7 @@ def test_storm_result_equals_quiet_result(run):
         assert other == []
 
 
-CONTEXT_ROWS = [r for r in ROWS if row_info(r).soc_config.fast_contexts > 1]
+CONTEXT_ROWS = [r for r in ROWS if row_info(r).soc_config.task_contexts]
 TYIELD = 0x0000100B                  # .insn i 0x0B, 1, x0, x0, 0
 RELOAD_T6 = 0x20412F83               # lw t6, 516(sp): the workload's scratch slot W_T0
 NOP = 0x00000013

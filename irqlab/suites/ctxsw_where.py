@@ -25,6 +25,7 @@ import tempfile
 from irqlab.drivers import elfimage, sim
 from irqlab.errors import BenchError
 from irqlab.host import ctxsw, protocol
+from irqlab.host import record as rec
 from irqlab.rows import row as row_info
 
 APP = "ctxsw"
@@ -91,7 +92,6 @@ def check_sums(where, means):
 def clock_offset(records, retired, mark_a_pc):
     """Probe time minus trace time, from mark A's PC matches and the probe's
     retirements of mark A's first instruction (the same events)."""
-    from irqlab.host import record as rec
     matches = [r.ts for r in records if r.type == rec.TYPE_CORE
                and (r.payload >> 32) & 0xFF == rec.CORE_PC_MATCH and (r.payload >> 40) & 0xFF == ctxsw.PC_A]
     probe = [t for t, pc in retired if pc == mark_a_pc]
@@ -106,7 +106,7 @@ def clock_offset(records, retired, mark_a_pc):
 
 def profile(row, samples=50, workdir=None, progress=None):
     """{case: {symbol: mean cycles}} and {case: mean cycles} of a short run."""
-    info = row_info(row)
+    row_info(row)                      # an unknown row: a one-line error
     model = sim.ensure_model(row, progress)
     if not model.facts["trace"]["retire_port"]:
         raise BenchError(f"row '{row}' has no retire port: its cycles cannot be placed in its code")
@@ -116,7 +116,7 @@ def profile(row, samples=50, workdir=None, progress=None):
     with tempfile.TemporaryDirectory(prefix="irqlab-where-", dir=workdir) as d:
         probe = os.path.join(d, "probe.txt")
         run = sim.run(model, image, os.path.join(d, "trace.bin"), probe_path=probe,
-                      probe_retire=(0, 0xFFFF_FFFF), label=info.name, progress=progress)
+                      probe_retire=(0, 0xFFFF_FFFF), label=row, progress=progress)
         if run.exit_code != 0:
             raise BenchError(f"{row}: the ctxsw suite failed: {run.console[-300:]}")
         records, _ = run.trace()
