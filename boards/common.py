@@ -6,15 +6,23 @@ come from the board's descriptor (BOARD)."""
 from migen import *
 
 from litex.build.generic_platform import IOStandard, Pins
-from litex.soc.interconnect.csr import AutoCSR, CSRStorage
+
+from irqlab.host.protocol import CH_HANDLER_ENTRY
 
 
-class HandlerGPIO(Module, AutoCSR):
-    """One output the firmware drives from its handlers: the logic analyzer's
-    view of handler entry, to cross-check the trace unit."""
-    def __init__(self):
-        self._out = CSRStorage(1)
-        self.out = self._out.storage
+class HandlerWindow(Module):
+    """The logic analyzer's view of the benchmark handler, made in hardware:
+    high from the handler's entry mark (its store on the trace unit's
+    stimulus port, channel HANDLER_ENTRY) to its acknowledge of generator
+    line 0. The firmware spends no cycle on it, so a board runs the same
+    handler, cycle for cycle, as the simulation, and its arrivals meet the
+    waiting loop at the same instruction."""
+
+    def __init__(self, tracer, irqgen, channel=CH_HANDLER_ENTRY, line=0):
+        self.out = Signal()
+        ack = getattr(irqgen, f"line{line}").ack
+        self.sync += If(ack, self.out.eq(0)
+                        ).Elif(tracer.sw_valid & (tracer.sw_chan == channel), self.out.eq(1))
 
 
 def request_header(platform, name, pins):
@@ -26,7 +34,7 @@ def request_header(platform, name, pins):
 
 class BoardIO(Module):
     def __init__(self, soc, platform, board, leds=()):
-        soc.handler_gpio = gpio = HandlerGPIO()
+        self.submodules.handler_window = gpio = HandlerWindow(soc.tracer, soc.irqgen)
         lines = soc.irqgen.lines
         gen = request_header(platform, "irqgen_lines", board.gen_lines)
         for i in range(len(board.gen_lines)):
@@ -36,8 +44,8 @@ class BoardIO(Module):
             pto = request_header(platform, "pto", board.pto)
             pin = soc.pto.pin if hasattr(soc, "pto") else 0
             self.comb += pto.eq(Cat(pin, Replicate(0, len(board.pto) - 1)) if len(board.pto) > 1 else pin)
-        # Reserved for a later issue: the pins are claimed (so nothing else
-        # takes them) and held at their idle levels.
+        # A SoC without the Modbus UART still claims its pins (so nothing
+        # else takes them) and holds them at their idle levels.
         if board.modbus:
             m = board.modbus
             u = getattr(soc, "modbus", None)   # the SoC's Modbus UART (soc/modbus_uart.py), if it has one

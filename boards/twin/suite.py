@@ -10,8 +10,12 @@ every SoC that has a board build (bitstreams/<board>-<core>.json), as the
     irqlab demo modbus --board B --cores C --port ... --modbus-port ...   those with the Modbus UART
 
 Results go to results/twin/<board>-<core>/ (bench), .../pto, .../modbus.
-Each command is one run of a freshly reset twin. A summary at the end: per
-command its exit status, wall time and the trace's loss.
+Each command is one run of a freshly reset twin. Each bench is then run in
+the simulation with the firmware configuration it recorded (.../sim/) and
+compared test by test, in cycles (boards/twin/compare.py): equal, a
+difference explained by events the trace unit reported lost on the link,
+or a difference (a failure). A summary at the end: per command its exit
+status, wall time, the trace's loss and the comparison.
 
     python -m irqlab.boards.twin.suite [--board ulx3s] [--cores a,b] [--interrupts N] [--skip-demos]
 """
@@ -25,7 +29,7 @@ import sys
 import time
 
 from irqlab import paths
-from irqlab.boards.twin import run as twinrun, target
+from irqlab.boards.twin import compare, run as twinrun, target
 from irqlab.progress import Progress
 from irqlab.rows import row as row_info
 
@@ -88,9 +92,20 @@ def one(twin, args, out, progress, modbus=False, interrupts=None):
         with open(bench) as f:
             tr = next(iter(json.load(f)["cores"].values()))["trace"]
         loss = f"dropped {tr['hw_dropped']}, skipped bytes {tr['skipped_bytes']}, sequence gaps {tr['seq_lost']}"
-    if p.returncode:
+    status = p.returncode
+    if status:
         loss = (p.stdout.strip().splitlines() or [""])[-1][:150]
-    return p.returncode, time.monotonic() - t0, loss
+    elif args[0] == "bench":
+        with open(bench) as f:
+            got = json.load(f)
+        sim_entry = compare.simulate(twin.core, got["config"], os.path.join(out, "sim"), progress)
+        v = compare.verdicts(got, twin.core, sim_entry, compare.twin_losses(got, twin.core, out))
+        loss += "; against the simulation: " + ", ".join(f"{t} {what}" for t, (what, _) in v.items())
+        for t, (what, paths) in v.items():
+            if what == "differs":
+                status = 1
+                loss += f"\n      {t} differs at {', '.join(paths[:6])}"
+    return status, time.monotonic() - t0, loss
 
 
 def main(argv=None):

@@ -22,15 +22,11 @@ volatile uint32_t handled;
 
 /* The C handler of generator line 0, behind the core's usual entry code. */
 void IRQ_HANDLER(IRQ)(void) {
+    /* On a board, this mark and the acknowledge also bound the handler
+     * GPIO's high time (boards/common.py HandlerWindow). */
     stim(CH_HANDLER_ENTRY, handled);
-#ifdef CSR_HANDLER_GPIO_BASE
-    handler_gpio_out_write(1);   /* boards: a logic analyzer's view of handler entry */
-#endif
     gen_ack(1u << LINE);
     handled++;
-#ifdef CSR_HANDLER_GPIO_BASE
-    handler_gpio_out_write(0);
-#endif
 #if IRQLAB_HAS_CACHES
     /* T3 (matrix.c): the next interrupt meets cold caches. Only rows with
      * caches have the test, after the handler's work (B and the ack). */

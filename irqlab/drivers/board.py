@@ -11,6 +11,7 @@ firmware needs no new bitstream; the boot code takes one load per reset.
 """
 
 import os
+import threading
 from dataclasses import dataclass
 
 from irqlab.flows import build as boardbuild
@@ -20,6 +21,7 @@ from irqlab.builders import fwimage
 from irqlab.boards import registry
 from irqlab.errors import BenchError, CaptureError
 from irqlab.host.capture import capture
+from irqlab.host.record import TYPE_CONSOLE
 from irqlab.rows import row as row_info
 
 EXIT_LINE = "irqlab: exit"
@@ -116,3 +118,23 @@ def load_and_capture(t, port, image, trace_path, baudrate=None, max_seconds=600,
         raise BenchError(f"{t.name}: {what} did not finish (console so far: {stats.console[-300:]!r}); "
                          f"is the bitstream loaded, the board reset and the port right?")
     return records, stats
+
+
+class ConsoleWatch:
+    """A `respond` for load_and_capture that sets `seen` (a threading.Event)
+    once the firmware's console has printed `text`: a host that talks to the
+    firmware by another way (the Modbus master) starts when the firmware is
+    ready, not when the load was sent, so the load's length (seconds on a
+    board, minutes on the board twin) counts against no timeout."""
+
+    def __init__(self, text):
+        self.text, self.seen, self._tail = text, threading.Event(), ""
+
+    def __call__(self, decoded):
+        for r in decoded:
+            if r.type == TYPE_CONSOLE and not self.seen.is_set():
+                self._tail = (self._tail + chr(r.payload & 0xFF))[-2 * len(self.text):]
+                if self.text in self._tail:
+                    self.seen.set()
+        return None
+

@@ -37,6 +37,7 @@ from irqlab.host.decode import check as check_trace
 DemoError = md.DemoError
 MAX_SECONDS = 900
 BOARD_TIMEOUT_S = 2        # real seconds for an answer: the board runs in real time
+READY = "modbus: slave"    # fw/modbus/main.c: the slave's UART is set up
 
 
 def demo(board, core, port, modbus_port, baud, frames, out_dir, progress=None, with_robustness=True,
@@ -49,11 +50,12 @@ def demo(board, core, port, modbus_port, baud, frames, out_dir, progress=None, w
     os.makedirs(out_dir, exist_ok=True)
     trace_path = os.path.join(out_dir, f"trace-modbus-{core}-{baud}.bin")
     got = {}
+    ready = boardrun.ConsoleWatch(READY)
 
     def capture():
         try:
             got["capture"] = boardrun.load_and_capture(t, port, image, trace_path, baudrate, MAX_SECONDS,
-                                                       progress, what="the Modbus demo")
+                                                       progress, respond=ready, what="the Modbus demo")
         except BaseException as e:           # raised in the caller's thread
             got["error"] = e
 
@@ -61,6 +63,11 @@ def demo(board, core, port, modbus_port, baud, frames, out_dir, progress=None, w
     th.start()
     m = None
     try:
+        while not ready.seen.wait(0.2) and th.is_alive():
+            pass                             # the load, then the firmware's start
+        if not ready.seen.is_set():
+            th.join()
+            raise got.get("error") or DemoError(f"{t.name}: the Modbus demo ended before its slave started")
         m = md.Master(modbus_port, baud, timeout=BOARD_TIMEOUT_S)
         if progress:
             progress.step(f"{t.name}: master on {modbus_port} at {baud} baud: sync")

@@ -29,6 +29,7 @@ import os
 import queue
 import struct
 import threading
+import time
 
 from irqlab.drivers import board as boardrun
 from irqlab.suites.latency import new_results
@@ -40,7 +41,7 @@ from irqlab.host.decode import check as check_trace
 PROTO = pto.PROTO
 MIN_PULSES = 100
 FIFO_MARGIN = 64          # records of the FIFO left free: the train's start event, TIME_HI, timing slack
-TRAIN_TIMEOUT_S = 30      # beyond the train's own length
+TRAIN_TIMEOUT_S = 30      # of a silent link, beyond the train's own length
 READY = "pto: ready"      # fw/pto/main.c: from here the firmware reads commands
 
 
@@ -86,6 +87,8 @@ class BoardRunner:
         self._reports = queue.Queue()     # (train records) per finished train
         self._train = None                # records of the train under way
         self._ready = False               # the firmware said "pto: ready": it reads commands
+        self._ready_seen = threading.Event()
+        self._last_data = time.monotonic()  # when the link last carried a record
         self._console = ""
         self._result = {}
         self.max_seconds = max_seconds
@@ -112,10 +115,14 @@ class BoardRunner:
 
     def _respond(self, decoded):
         self.records.extend(decoded)
+        if decoded:
+            self._last_data = time.monotonic()
         for r in decoded:
             if r.type == rec.TYPE_CONSOLE and not self._ready:
                 self._console = (self._console + chr(r.payload & 0xFF))[-64:]
                 self._ready = READY in self._console
+                if self._ready:
+                    self._ready_seen.set()
             if r.type != rec.TYPE_SW and self._train is None:
                 continue
             ch = r.payload >> 32 & 0xFF if r.type == rec.TYPE_SW else None
@@ -152,10 +159,8 @@ class BoardRunner:
             self.progress.step(f"{self.t.name}: {label}half-period {spec.start_interval} cycles, "
                                f"{spec.pulses} pulses{'' if traced else ' (timer counts only)'}")
         self._outbox.put(command(spec, traced))
-        try:
-            got = self._reports.get(timeout=TRAIN_TIMEOUT_S + 2 * spec.pulses * spec.start_interval / self.clock_hz)
-        except queue.Empty:
-            raise BenchError(f"{self.t.name}: no report of the train from the board in {TRAIN_TIMEOUT_S} s") from None
+        self._sent = time.monotonic()
+        got = self._report(TRAIN_TIMEOUT_S + 2 * spec.pulses * spec.start_interval / self.clock_hz)
         if got is None:
             self._raise_capture_error()
             raise BenchError(f"{self.t.name}: the PTO demo ended before its train")
@@ -175,6 +180,22 @@ class BoardRunner:
                     self.progress.step(f"{self.t.name}: the trace unit dropped {dropped} events of this "
                                        f"train: its figures are the timer's")
         return f
+
+    def _report(self, quiet_s):
+        """The next train's records, or None if the run ended. The clock runs
+        from the firmware's "ready" (the load before it takes seconds on a
+        board, minutes on the board twin) and restarts with every record
+        the link carries: only `quiet_s` seconds of silence are a failure."""
+        while not self._ready_seen.wait(0.2):
+            if not self._thread.is_alive():
+                return None
+        while True:
+            try:
+                return self._reports.get(timeout=0.5)
+            except queue.Empty:
+                if time.monotonic() - max(self._last_data, self._sent) > quiet_s:
+                    raise BenchError(f"{self.t.name}: no report of the train from the board, "
+                                     f"its link silent for {quiet_s:.0f} s") from None
 
     def finish(self):
         """End the run (PTO_CMD_END) and check the whole trace."""
