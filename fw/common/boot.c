@@ -3,7 +3,14 @@
  * firmware and runs that instead, so new firmware needs no new bitstream:
  * into main RAM, or on a SoC with TCMs into the ITCM (the image linked for
  * the TCMs, as the bitstream's own), through fw/common/itcm_loader.S. Images
- * linked for main RAM skip this (they are already loaded). */
+ * linked for main RAM skip this (they are already loaded).
+ *
+ * The ITCM keeps a loaded image across a reset, and the reset vector is its
+ * base: after a reset the loaded image starts, not the bitstream's. So the
+ * host loads ITCM images with CONFIG_BOOT_WAIT too, and the loader marks its
+ * own jump in the SoC's scratch register (LiteX ctrl), which a reset sets
+ * back: marked, the image runs; unmarked (a reset), it waits for the host as
+ * the bitstream's own image does. */
 #include "irqlab.h"
 
 static uint32_t crc32_update(uint32_t crc, uint8_t b) {
@@ -47,8 +54,11 @@ struct itcm_load {
     uint32_t len, crc;
     uintptr_t rxtx, txfull, rxempty, ev_pending;
     uintptr_t base, size;
+    uintptr_t mark_at;              /* the loader stores `mark` there before it jumps */
+    uint32_t mark;
     uint32_t crc_table[256];        /* the loader builds its CRC-32 table here */
 };
+#define BOOT_LOADED_MARK 0x4C4F4144u   /* "LOAD"; the scratch register's reset value is LiteX's 0x12345678 */
 extern const char itcm_loader_start[], itcm_loader_end[];
 
 /* The loader overwrites the ITCM this code runs from: it runs from a copy
@@ -68,6 +78,8 @@ static void load_into_itcm(void) {
     p.ev_pending = CSR_UART_EV_PENDING_ADDR;
     p.base = ITCM_BASE;
     p.size = ITCM_SIZE;
+    p.mark_at = CSR_CTRL_SCRATCH_ADDR;
+    p.mark = BOOT_LOADED_MARK;
     volatile uint32_t *dst = (volatile uint32_t *)MAIN_RAM_BASE;
     const uint32_t *src = (const uint32_t *)itcm_loader_start;
     for (uint32_t i = 0; i < (uint32_t)(itcm_loader_end - itcm_loader_start) / 4; i++)
@@ -81,6 +93,12 @@ void boot(void) {
 #ifndef IRQLAB_IN_RAM
     if (!(irqlab_config.flags & CONFIG_BOOT_WAIT))
         return;
+#if IRQLAB_HAS_TCM
+    if (ctrl_scratch_read() == BOOT_LOADED_MARK) {   /* started by the loader: run */
+        ctrl_scratch_write(0);
+        return;
+    }
+#endif
     console_printf("irqlab boot: 'g' runs the firmware in ROM, 'L' loads one\n");
     for (;;) {
         int c = console_getc();

@@ -41,7 +41,7 @@ itcm_loader_start:
     j       2b
 
 .Lcrc:                              /* CRC-32 (reflected, poly 0xEDB88320) */
-    addi    a2, a0, 32              /* its table: entry i = the CRC step of byte i */
+    addi    a2, a0, 40              /* its table: entry i = the CRC step of byte i */
     li      a1, 0
     li      t0, 256
 3:  mv      a3, a1
@@ -60,7 +60,7 @@ itcm_loader_start:
     lw      a2, 24(a0)              /* then the image, read back from the ITCM */
     add     t0, a2, s1
     li      a3, -1
-    addi    t2, a0, 32
+    addi    t2, a0, 40
 6:  beq     a2, t0, .Lcheck
     lbu     a4, 0(a2)
     addi    a2, a2, 1
@@ -77,6 +77,9 @@ itcm_loader_start:
     not     a3, a3
     bne     a3, s0, .Lbad
     fence.i
+    lw      a2, 32(a0)
+    lw      a3, 36(a0)
+    sw      a3, 0(a2)               /* the mark: this start is the load's, not a reset's */
     lw      a2, 24(a0)
     jr      a2
 

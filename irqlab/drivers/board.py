@@ -21,6 +21,7 @@ from irqlab.builders import fwimage
 from irqlab.boards import registry
 from irqlab.errors import BenchError, CaptureError
 from irqlab.host.capture import capture
+from irqlab.host.protocol import FLAG_BOOT_WAIT
 from irqlab.host.record import TYPE_CONSOLE
 from irqlab.rows import row as row_info
 
@@ -96,7 +97,13 @@ def build_image(t, app, config=None, progress=None):
     image = fwimage.load_image(fw, size)
     if config:
         fwimage.patch_config(image, size, **config)
-    return image, fwimage.read_config(image, size)
+    runs_with = fwimage.read_config(image, size)
+    if layout != "ram":
+        # Into the ITCM, which keeps it across a reset: after one it waits
+        # for the host instead of running again (fw/common/boot.c). How it
+        # came, not what it runs: left out of the configuration it reports.
+        fwimage.patch_config(image, size, flags=runs_with["flags"] | FLAG_BOOT_WAIT)
+    return image, runs_with
 
 
 def load_and_capture(t, port, image, trace_path, baudrate=None, max_seconds=600, progress=None,
