@@ -148,11 +148,11 @@ def test_a_bridge_at_the_wrong_rate_fails_in_one_line(twin, host_build, tmp_path
 
 
 def test_after_a_reset_the_boot_code_waits_for_the_next_load(twin, host_build, tmp_path):
-    # One twin, two sessions, the board reset between them. The ITCM keeps
+    # One twin, two runs (connections), the board reset between them. The ITCM keeps
     # the first run's image across the reset and the reset vector is its
     # base; the image must wait for the host's next load (the loader's mark
     # in the scratch register is gone) instead of running again. Without
-    # that, the second session ran the first image, which ignored the load.
+    # that, the second run started the first image, which ignored the load.
     r = twinrun.start(twin, once=False, log_path=str(tmp_path / "twin.log"))
     try:
         for n in (20, 30):
