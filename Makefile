@@ -12,7 +12,7 @@
 #   make gatelevel  the gate-level check of fastirq and clic (make test: fastirq): the synth_ecp5 netlist
 #                against the RTL, record for record (boards/gatelevel/)
 #   make torture the random-interrupt torture as a soak: every CLIC row, >= 10^7 cycles a seed, fresh
-#                seeds printed first (TORTURE_SEEDS=... to reproduce; scripts/torture.sh); hours
+#                seeds printed first (TORTURE_SEEDS=... to reproduce; scripts/torture.sh); about 10 min
 VENV := .venv
 IRQLAB := $(VENV)/bin/irqlab
 PYTEST_ARGS ?=
