@@ -1,17 +1,15 @@
 """The trace unit (soc/tracer.py) under proof: the generator and its jobs.
 
-Abstraction. TraceUnit(n_hw=2, n_pc_match=2, n_stats=0, class_fifo_depth=2,
+Abstraction. TraceUnit(n_hw=2, n_pc_match=1, n_stats=0, class_fifo_depth=2,
 fifo_depth=2, beat_bytes=18): the same merge, drop accounting, OVERFLOW and
 TIME_HI logic and timestamp as the SoC's (which has 32 lines, 4 comparators,
 class FIFOs of 8 and a record FIFO of 1024, a byte a beat), with FIFOs that
 fill in two cycles, so every full/empty combination and every drop is
-reachable in a few steps. Two comparators, so that one cycle can hold more
-core events than its one core record (two PC matches and an mret). What it assumes: that Migen's SyncFIFO keeps order
+reachable in a few steps. What it assumes: that Migen's SyncFIFO keeps order
 and loses nothing whatever its depth (the class FIFOs' order is proven here
 for depth 2, with the invariants in tracer_props.sv); that the number of
-lines changes only the width of a payload and of the OR that makes an event
-(one record per class and cycle either way), and more comparators only the
-width of the sum of a cycle's core events; the latency
+lines and comparators changes only the width of a payload and of the OR that
+makes an event (one record per class and cycle either way); the latency
 statistics (n_stats) read the capture stage and feed nothing back. The CSRs
 are not on a bus here: their storage and strobes are free inputs, so any
 value can appear in any cycle (more than software can do). The serializer
@@ -49,7 +47,7 @@ def _local(conv, name):
 
 def _elaborate():
     from irqlab.soc.tracer import TraceUnit
-    t = TraceUnit(n_hw=2, n_pc_match=2, n_stats=0, fifo_depth=2, class_fifo_depth=2, beat_bytes=18)
+    t = TraceUnit(n_hw=2, n_pc_match=1, n_stats=0, fifo_depth=2, class_fifo_depth=2, beat_bytes=18)
     # The stream's data is left out (an internal signal yosys removes, with the
     # frame register and the CRC behind it): no property reads it.
     ios = {t.hw_lines, t.source.valid, t.source.ready,
@@ -82,10 +80,6 @@ def _elaborate():
         m = name(mem[0])
         lines += [f"wire [119:0] f_rec{c}_{k} = {m}[{k}];" for k in range(2)]
     pre = [f"wire [{len(s) - 1}:0] f_{k} = {name(s)};" for k, s in bind.items()]
-    # The core events of a cycle, from the comparators' matches, the trap and the mret.
-    pm = name(t.pc_match)
-    terms = [f"{pm}[{k}]" for k in range(len(t.pc_match))] + [_local(conv, "core_trap"), _local(conv, "core_mret")]
-    pre.append("wire [3:0] f_ncore = " + " + ".join(f"{{3'd0, {x}}}" for x in terms) + ";")
     for k in ("pending", "report", "last_was_overflow", "time_hi_pending"):
         pre.append(f"wire [{32 - 1 if k == 'pending' else 0}:0] f_{k} = {_local(conv, k)};")
     return str(conv), "\n".join(pre + lines)
@@ -125,11 +119,7 @@ def with_properties(verilog_text, bindings, group):
 MUTANTS = [
     ("drops_one_per_cycle", "account",
      "the drop count adds one per cycle however many classes dropped",
-     r"^assign n_new = \(\(\(\(1'd0 \+ (\w+)\) \+ (\w+)\) \+ (\w+)\) \+ (\w+)\);",
-     r"assign n_new = (((\1 | \2) | \3) + \4);"),
-    ("core_events_merged_silently", "account",
-     "a cycle's core events beyond its one core record are not counted",
-     r"^(assign n_new = .*) \+ (core_merged\w*)\);", r"\1 + 1'd0);"),
+     r"^assign n_new = \(\(\(1'd0 \+ (\w+)\) \+ (\w+)\) \+ (\w+)\);", r"assign n_new = ((\1 | \2) | \3);"),
     ("report_forgets_new_drops", "account",
      "drops in the cycle of an OVERFLOW report are not kept pending",
      r"^(\s*)pending <= n_new;", r"\1pending <= 1'd0;"),
@@ -148,8 +138,7 @@ MUTANTS = [
 ]
 
 PROPERTIES = {
-    "account": "no event lost without a count: drops CSR = events offered to a full class FIFO "
-               "+ a cycle's core events beyond its one core record, "
+    "account": "no event lost without a count: drops CSR = events offered to a full class FIFO, "
                "OVERFLOW payloads + pending = drops, class FIFO -> record FIFO unchanged, never into a full one",
     "report": "drops pending: the first or second cycle with room in the record FIFO (no TIME_HI due) "
               "writes the OVERFLOW record",

@@ -43,15 +43,11 @@ end
 // F_FIFO_END
 
 wire [2:0] f_drop = {f_we2 & ~f_writable2, f_we1 & ~f_writable1, f_we0 & ~f_writable0};
-// The core class's record carries one of the cycle's core events (f_ncore:
-// PC matches, trap, mret); the others are lost unless counted.
-wire [3:0] f_core_beyond = f_we2 ? f_ncore - 4'd1 : 4'd0;
 wire f_ovf = f_rwe && `F_TYPE(f_rdin) == 8'd4;         // an OVERFLOW record written
 
 `ifdef FP_ACCOUNT
 // No event lost without a count: an event offered to its class FIFO is
-// either stored or dropped, and a cycle's core events beyond the one its
-// core record carries are dropped; f_lost counts the drops (all classes of a
+// either stored or dropped; f_lost counts the drops (all classes of a
 // cycle), f_told the drops reported in OVERFLOW records (their payloads).
 // The drop CSR counts every drop, and what is not yet reported is pending:
 // told + pending = drops. Every record leaving a class FIFO goes into the
@@ -62,12 +58,11 @@ always @(posedge sys_clk) begin
     if (sys_rst) begin
         f_lost <= 0; f_told <= 0;
     end else begin
-        f_lost <= f_lost + f_drop[0] + f_drop[1] + f_drop[2] + f_core_beyond;
+        f_lost <= f_lost + f_drop[0] + f_drop[1] + f_drop[2];
         f_told <= f_told + (f_ovf ? f_rdin[87:56] : 32'd0);
     end
 end
 always @(*) if (!f_first) begin
-    if (f_we2) assert(f_ncore != 0);       // a core record is offered only for an event
     assert(f_drops == f_lost);
     assert(f_told + f_pending == f_drops);
     if (f_rwe) assert(f_rwritable);

@@ -9,10 +9,8 @@
 
 Every event is stamped in the cycle it happens; all events of one cycle are
 kept (one record per class and cycle, each hardware record carries the edges
-of all lines in that cycle), but for the core class: its record carries one
-event (a trap, else an mret, else the lowest comparator's PC match), and
-the others of that cycle are dropped and counted. An event that finds its
-class FIFO full is dropped and counted; the count goes out in-band as an OVERFLOW record as soon
+of all lines in that cycle). An event that finds its class FIFO full is
+dropped and counted; the count goes out in-band as an OVERFLOW record as soon
 as there is room, and the running total is readable as a CSR.
 The record layout is defined once, in trace/record.py.
 """
@@ -222,11 +220,6 @@ class TraceUnit(Module, AutoCSR):
         ]
 
         self.comb += core_valid.eq((pc_match != 0) | core_trap | core_mret)
-        # Core events of one cycle beyond the one its record carries (an mret
-        # at a comparator's pc, two comparators on one pc): dropped, and
-        # counted with the FIFO drops, so none is lost silently.
-        self.core_events = core_events = Signal(max=n_pc_match + 3)
-        self.comb += core_events.eq(sum(pc_match[k] for k in range(n_pc_match)) + core_trap + core_mret)
 
         # Per-class FIFOs (drop point) and the merge into the record FIFO.
         hw_payload = Signal(64)
@@ -260,10 +253,8 @@ class TraceUnit(Module, AutoCSR):
 
         # Drop accounting: pending (not yet reported in-band) and total.
         pending = Signal(32)
-        core_merged = Signal(max=n_pc_match + 2)
-        self.comb += If(classes[2][0], core_merged.eq(core_events - 1))
-        n_new = Signal(max=n_pc_match + 5)
-        self.comb += n_new.eq(sum(drop_now) + core_merged)
+        n_new = Signal(2)
+        self.comb += n_new.eq(sum(drop_now))
         report = Signal()
         self.sync += [
             self._drops.status.eq(self._drops.status + n_new),
