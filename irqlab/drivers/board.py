@@ -128,9 +128,9 @@ def load_and_capture(t, port, image, trace_path, baudrate=None, max_seconds=600,
 
 
 class ConsoleWatch:
-    """A `respond` for load_and_capture that sets `seen` (a threading.Event)
-    once the firmware's console has printed `text`: a host that talks to the
-    firmware by another way (the Modbus master) starts when the firmware is
+    """A `respond` for load_and_capture (or a step of one) that sets `seen` (a
+    threading.Event) once the firmware's console has printed `text`: the host
+    (the Modbus master, the PTO demo's commands) starts when the firmware is
     ready, not when the load was sent, so the load's length (seconds on a
     board, minutes on the board twin) counts against no timeout."""
 

@@ -86,10 +86,8 @@ class BoardRunner:
         self._outbox = queue.Queue()
         self._reports = queue.Queue()     # (train records) per finished train
         self._train = None                # records of the train under way
-        self._ready = False               # the firmware said "pto: ready": it reads commands
-        self._ready_seen = threading.Event()
+        self._ready = boardrun.ConsoleWatch(READY)   # seen: the firmware reads commands
         self._last_data = time.monotonic()  # when the link last carried a record
-        self._console = ""
         self._result = {}
         self.max_seconds = max_seconds
         self.dropped = 0                  # edges the trace unit dropped in traced trains
@@ -117,12 +115,8 @@ class BoardRunner:
         self.records.extend(decoded)
         if decoded:
             self._last_data = time.monotonic()
+        self._ready(decoded)
         for r in decoded:
-            if r.type == rec.TYPE_CONSOLE and not self._ready:
-                self._console = (self._console + chr(r.payload & 0xFF))[-64:]
-                self._ready = READY in self._console
-                if self._ready:
-                    self._ready_seen.set()
             if r.type != rec.TYPE_SW and self._train is None:
                 continue
             ch = r.payload >> 32 & 0xFF if r.type == rec.TYPE_SW else None
@@ -133,7 +127,7 @@ class BoardRunner:
             if ch == PROTO.CH_WORK:       # the train's last report
                 self._reports.put(self._train)
                 self._train = None
-        if not self._ready:
+        if not self._ready.seen.is_set():
             return None
         try:
             return self._outbox.get_nowait()
@@ -186,7 +180,7 @@ class BoardRunner:
         from the firmware's "ready" (the load before it takes seconds on a
         board, minutes on the board twin) and restarts with every record
         the link carries: only `quiet_s` seconds of silence are a failure."""
-        while not self._ready_seen.wait(0.2):
+        while not self._ready.seen.wait(0.2):
             if not self._thread.is_alive():
                 return None
         while True:
