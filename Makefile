@@ -11,6 +11,8 @@
 #                with a board build: the full benchmark per SoC, results in results/twin/; hours
 #   make gatelevel  the gate-level check of fastirq and clic (make test: fastirq): the synth_ecp5 netlist
 #                against the RTL, record for record (boards/gatelevel/)
+#   make levers  the pipeline levers, each alone on fastctx: the context-switch suite, the digits workload and
+#                a ULX3S build per lever (python -m irqlab.suites.levers); 1-2 h; results/levers/
 #   make torture the random-interrupt torture as a soak: every CLIC row, >= 10^7 cycles a seed, fresh
 #                seeds printed first (TORTURE_SEEDS=... to reproduce; scripts/torture.sh); about 10 min
 VENV := .venv
@@ -28,7 +30,7 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BOARD ?= ulx3s
 CORE ?= vexriscv
 
-.PHONY: all setup bench bench-all test test-boards bitstream load readme record formal torture twin gatelevel clean distclean
+.PHONY: all setup bench bench-all test test-boards bitstream load readme record formal torture twin gatelevel levers clean distclean
 
 all: bench
 
@@ -72,6 +74,9 @@ formal: setup
 
 torture: setup
 	bash scripts/torture.sh
+
+levers: setup
+	$(VENV)/bin/python -m irqlab.suites.levers
 
 twin: setup
 	nice -n 10 $(VENV)/bin/python -m irqlab.boards.twin.suite --board ulx3s

@@ -11,7 +11,7 @@ firmware and the tests read its features (`features()`), never its name.
 from dataclasses import dataclass
 
 from irqlab.errors import unknown
-from irqlab.soc.configs import soc_config
+from irqlab.soc.configs import LEVER_SEPARATOR, soc_config
 
 
 @dataclass(frozen=True)
@@ -101,10 +101,26 @@ ROWS = {r.name: r for r in [
 
 
 def row(name):
+    """A row of the registry, or `<row>+<lever>`: the row on its SoC with one
+    pipeline lever in the core (soc.configs.soc_config), for measuring what
+    the lever buys; no default set includes such a row."""
+    from dataclasses import replace
+    base, sep, lever = name.partition(LEVER_SEPARATOR)
     try:
-        return ROWS[name]
+        r = ROWS[base]
     except KeyError:
         raise unknown("row", name, ROWS) from None
+    if not sep:
+        return r
+    cfg = soc_config(f"{r.soc}{LEVER_SEPARATOR}{lever}")
+    return replace(r, name=name, soc=cfg.name, description=f"{r.description}; pipeline lever {lever}")
+
+
+def row_for_soc(soc):
+    """The first row on SoC `soc` (a lever's SoC: its base row with the lever)."""
+    base, sep, lever = soc.partition(LEVER_SEPARATOR)
+    name = next(n for n, r in ROWS.items() if r.soc == base)
+    return row(f"{name}{sep}{lever}")
 
 
 def rows_with(**features):

@@ -199,8 +199,29 @@ SOCS = {s.name: s for s in [
 ]}
 
 
+LEVER_SEPARATOR = "+"
+
+
 def soc_config(name):
+    """A SoC of the registry, or `<soc>+<lever>`: an own-core SoC whose core
+    has one pipeline lever applied (cores/, Variants.levers), built and run
+    like its SoC but never part of a default set."""
+    base, sep, lever = name.partition(LEVER_SEPARATOR)
     try:
-        return SOCS[name]
+        cfg = SOCS[base]
     except KeyError:
         raise unknown("SoC", name, SOCS) from None
+    return with_lever(cfg, lever) if sep else cfg
+
+
+def with_lever(cfg, lever):
+    from dataclasses import replace
+    from irqlab.builders import core as corebuild
+    if not cfg.own_core:
+        raise unknown("own-core SoC", cfg.name, [s for s in SOCS if SOCS[s].own_core])
+    known = corebuild.levers()
+    if lever not in known:
+        raise unknown("pipeline lever", lever, known)
+    return replace(cfg, name=f"{cfg.name}{LEVER_SEPARATOR}{lever}",
+                   cpu_variant=f"{cfg.cpu_variant}{LEVER_SEPARATOR}{lever}",
+                   description=f"{cfg.description}; pipeline lever {lever}")

@@ -110,7 +110,10 @@ TCM_ROWS = one_row_per_soc(rows_with(memory="tcm"))
 BUS_ROWS = one_row_per_soc(rows_with(memory="bus", own_core=True, caches=False))
 
 
-def run_block(row, tmp_path, block=BLOCK):
+def run_block(row, tmp_path, block=BLOCK, entries_in_order=True):
+    """The block's retirement and execute-entry cycles; `entries_in_order`:
+    check that every instruction entered execute once, in order (a jump's
+    flushed successor enters too)."""
     model = sim.ensure_model(row)
     code = model.code_memory
     data = "dtcm" if model.facts["memory"].get("dtcm") else "sram"
@@ -138,7 +141,8 @@ def run_block(row, tmp_path, block=BLOCK):
     entries = [(int(p[1]), int(p[2], 16)) for p in lines if p[0] == "E"]
     pcs = [start + 4 * i for i in range(n)]
     assert [pc for _, pc in retires] == pcs, retires
-    assert [pc for _, pc in entries] == pcs, entries        # one entry each, in order: nothing dropped
+    if entries_in_order:
+        assert [pc for _, pc in entries] == pcs, entries    # one entry each, in order: nothing dropped
     return [ts for ts, _ in retires], [ts for ts, _ in entries]
 
 

@@ -474,8 +474,8 @@ def prepare(soc, config=None, progress=None, jobs=1, trace_dir=None):
     """The RTL model of `soc`, its run of the short benchmark and the
     netlist's model (synthesized and compiled unless cached)."""
     from irqlab.drivers import sim
-    from irqlab.rows import ROWS, row as row_info
-    row = next(name for name in ROWS if row_info(name).soc == soc)
+    from irqlab.rows import row_for_soc
+    row = row_for_soc(soc).name
     rtl = sim.ensure_model(row, progress)
     fw = sim.build_firmware(rtl, "bench", progress)
     image = sim.load_image(rtl, fw, **(SHORT if config is None else config))

@@ -38,8 +38,8 @@ KEEP_OLD_BUILDS = 2                       # older builds kept per variant (see _
 
 
 def top_name(variant):
-    """The core's Verilog module (GenCore.topName: `-` is not allowed in a name)."""
-    return f"IrqlabCore_{variant.replace('-', '_')}"
+    """The core's Verilog module (GenCore.topName: `-` and `+` are not allowed in a name)."""
+    return f"IrqlabCore_{variant.replace('-', '_').replace('+', '_')}"
 
 
 def vexriscv_src():
@@ -132,13 +132,26 @@ def variants(out_dir=None, progress=None):
     if not os.path.isfile(listing):
         _maven(LIST, "variants.txt", root, os.path.dirname(listing),
                "core variants: asking the Maven build (compiles the core sources the first time)", progress)
-    with open(listing) as f:
+    return [n for n in _listing(listing) if not n.startswith("+")]
+
+
+def levers(out_dir=None, progress=None):
+    """The pipeline levers cores/ defines (Variants.levers): a core
+    `<variant>+<lever>` is the variant with that one change."""
+    variants(out_dir, progress)
+    return [n[1:] for n in _listing(os.path.join(_root(out_dir), "variants", sources_hash(), "variants.txt"))
+            if n.startswith("+")]
+
+
+def _listing(path):
+    with open(path) as f:
         return [line.strip() for line in f if line.strip()]
 
 
 def build_core(variant, out_dir=None, progress=None):
     """The Verilog file of core `variant` (top module IrqlabCore_<variant>),
-    built with Maven unless the cached one is up to date.
+    built with Maven unless the cached one is up to date. `variant` may carry
+    one pipeline lever: `<variant>+<lever>` (levers()).
 
     Layout: <out_dir or build/cores>/<variant>/<hash>/IrqlabCore_<variant>.v
     (plus maven.log); Maven's own build directory is <...>/maven, shared by
@@ -150,8 +163,11 @@ def build_core(variant, out_dir=None, progress=None):
     if os.path.isfile(verilog):
         return verilog
     known = variants(out_dir, progress)
-    if variant not in known:
+    base, sep, lever = variant.partition("+")
+    if base not in known:
         raise unknown("core variant", variant, known)
+    if sep and lever not in levers(out_dir, progress):
+        raise unknown("pipeline lever", lever, levers(out_dir, progress))
     return _maven(variant, top_name(variant) + ".v", root, final_dir,
                   f"core {variant}: building with Maven/SpinalHDL (a few minutes the first time)", progress)
 

@@ -157,8 +157,8 @@ def _build_model(cfg, model, stamp_value, progress):
 
 def training_row(soc):
     """The row whose benchmark firmware trains SoC `soc`'s model build."""
-    from irqlab.rows import ROWS
-    return next(name for name in ROWS if row_info(name).soc == soc)
+    from irqlab.rows import row_for_soc
+    return row_for_soc(soc).name
 
 
 def _write_memories(model, images, rundir):

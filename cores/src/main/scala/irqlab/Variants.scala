@@ -16,6 +16,23 @@ import vexriscv.plugin._
   */
 object Variants {
 
+  /** The instruction bus of every variant without caches. */
+  def iBus(prediction: BranchPrediction) = new IBusSimplePlugin(
+    resetVector = null,               // `externalResetVector` input
+    cmdForkOnSecondStage = false,
+    cmdForkPersistence = false,       // the Wishbone bridge holds the command
+    catchAccessFault = true,
+    prediction = prediction
+  )
+
+  /** The data bus of every variant without caches; `earlyInjection`: a load's
+    * result is bypassable from memory, not only from writeBack. */
+  def dBus(earlyInjection: Boolean) = new DBusSimplePlugin(
+    catchAddressMisaligned = true,
+    catchAccessFault = true,
+    earlyInjection = earlyInjection
+  )
+
   /** clint: RV32IM, machine mode only, no MMU, no caches (IBusSimplePlugin /
     * DBusSimplePlugin, like LiteX's "min"/"lite" VexRiscv without the
     * instruction cache) so memory timing is simply the Wishbone timing.
@@ -30,17 +47,8 @@ object Variants {
     *  - reset vector from the `externalResetVector` input (as LiteX wires it).
     */
   def clint: Seq[Plugin[VexRiscv]] = Seq(
-    new IBusSimplePlugin(
-      resetVector = null,               // `externalResetVector` input
-      cmdForkOnSecondStage = false,
-      cmdForkPersistence = false,       // the Wishbone bridge holds the command
-      catchAccessFault = true,
-      prediction = NONE
-    ),
-    new DBusSimplePlugin(
-      catchAddressMisaligned = true,
-      catchAccessFault = true
-    ),
+    iBus(prediction = NONE),
+    dBus(earlyInjection = false),
     new StaticMemoryTranslatorPlugin(ioRange = _.msb),
     new DecoderSimplePlugin(catchIllegalInstruction = true),
     new RegFilePlugin(regFileReadyKind = plugin.SYNC, zeroBoot = false),
@@ -206,21 +214,59 @@ object Variants {
     "fastctx-native" -> (() => withNativeBuses(fastctx))
   )
 
+  /** Pipeline levers: one change of the pipeline each, measured alone on top
+    * of a variant as `<variant>+<lever>` (cores/README.md, "Pipeline
+    * levers"). They are not variants of their own: no row uses them unless
+    * asked for one by name. */
+  val levers: Map[String, Seq[Plugin[VexRiscv]] => Seq[Plugin[VexRiscv]]] = Map(
+    // jal and backward branches taken in decode, not in memory
+    "predict" -> (_.map {
+      case _: IBusSimplePlugin => iBus(prediction = STATIC)
+      case p => p
+    }),
+    // the product in execute: usable by the next instruction
+    "mul1" -> (_.map {
+      case _: MulPlugin => new MulEarlyPlugin(inExecute = true)
+      case p => p
+    }),
+    // the product in memory: one wait for the next instruction, not two
+    "mul2" -> (_.map {
+      case _: MulPlugin => new MulEarlyPlugin(inExecute = false)
+      case p => p
+    }),
+    // a load's result bypassed from memory: one wait for the next instruction, not two
+    "load-early" -> (_.map {
+      case _: DBusSimplePlugin => dBus(earlyInjection = true)
+      case p => p
+    })
+  )
+
+  /** The plugin list of a variant name: a variant, or `<variant>+<lever>`. */
+  def plugins(name: String): Option[Seq[Plugin[VexRiscv]]] = name.split('+') match {
+    case Array(v) => all.get(v).map(_())
+    case Array(v, l) => for (base <- all.get(v); lever <- levers.get(l)) yield lever(base())
+    case _ => None
+  }
+
   def names: Seq[String] = all.keys.toSeq.sorted
+
+  def leverNames: Seq[String] = levers.keys.toSeq.sorted
 }
 
 /** `GenCore <variant> <output directory>`: writes `IrqlabCore_<variant>.v`.
-  * `GenCore --list <file>`: writes the variant names, one a line: the one
-  * list of variants, which the Python side (irqlab/builders/core.py) asks. */
+  * `GenCore --list <file>`: writes the variant names, one a line, then the
+  * levers as `+<lever>`: the one list of both, which the Python side
+  * (irqlab/builders/core.py) asks. */
 object GenCore {
-  /** The Verilog module name: `-` is not allowed there, so it becomes `_`. */
-  def topName(variant: String) = s"IrqlabCore_${variant.replace('-', '_')}"
+  /** The Verilog module name: `-` and `+` are not allowed there, so they become `_`. */
+  def topName(variant: String) = s"IrqlabCore_${variant.replace('-', '_').replace('+', '_')}"
 
   def generate(variant: String, outDir: String): Unit = {
-    val plugins = Variants.all.getOrElse(variant, {
-      System.err.println(s"unknown variant '$variant' (known: ${Variants.names.mkString(", ")})")
+    val plugins = Variants.plugins(variant).getOrElse {
+      System.err.println(s"unknown variant '$variant' (known: ${Variants.names.mkString(", ")}; " +
+        s"levers, as <variant>+<lever>: ${Variants.leverNames.mkString(", ")})")
       sys.exit(2)
-    })
+    }
     new java.io.File(outDir).mkdirs()
     val config = SpinalConfig(
       targetDirectory = outDir,
@@ -228,7 +274,7 @@ object GenCore {
       defaultConfigForClockDomains = ClockDomainConfig(resetKind = spinal.core.SYNC)
     )
     config.generateVerilog {
-      val cpu = new VexRiscv(VexRiscvConfig(plugins().toList))
+      val cpu = new VexRiscv(VexRiscvConfig(plugins.toList))
       cpu.setDefinitionName(topName(variant))
       val native = cpu.plugins.exists(_.isInstanceOf[NativeBusPlugin])
       if (!native) cpu.rework {
@@ -259,7 +305,9 @@ object GenCore {
     }
     if (args(0) == "--list") {
       val out = new java.io.PrintWriter(args(1))
-      try Variants.names.foreach(out.println) finally out.close()
+      // the variants, then the levers as `+<lever>`
+      try { Variants.names.foreach(out.println); Variants.leverNames.foreach(l => out.println("+" + l)) }
+      finally out.close()
     } else generate(args(0), args(1))
   }
 }
