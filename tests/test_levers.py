@@ -64,12 +64,12 @@ def test_the_table_gives_each_lever_against_the_row():
     def entry(digits, fmax, met):
         return {"ctxsw": {c: 10.0 for _, c in levers.CTXSW_COLUMNS}, "ctxsw_worst": 12, "digits": digits,
                 "build": {"luts": 1, "flip_flops": 2, "block_ram": 3, "dsp": 4, "timing_met": met,
-                          "fmax_mhz": fmax, "target_mhz": 50.0}}
+                          "fmax_mhz": fmax, "target_mhz": 50.0, "git": "abc1234"}}
     results = {"base": "fastctx", "board": "ulx3s", "git": "x",
                "rows": {"fastctx": entry(1000, 52.6, True), "fastctx+mul1": entry(900, 48.1, False)}}
     lines = levers.table(results).splitlines()
-    assert lines[2].endswith("48.1 (missed)") and "900 (-10.0%)" in lines[2]
-    assert "%" not in lines[1] and lines[1].endswith("52.6")
+    assert " ".join(lines[2].split()[-3:]) == "48.1 (missed) abc1234" and "900 (-10.0%)" in lines[2]
+    assert "%" not in lines[1] and " ".join(lines[1].split()[-2:]) == "52.6 abc1234"
 
 
 def test_an_unknown_lever_is_a_one_line_error(capsys):

@@ -32,8 +32,9 @@ CTXSW_COLUMNS = [("yield", "yield"), ("sem sig", "sem-signal"), ("sem wait", "se
 BUILD_FIELDS = ("luts", "flip_flops", "block_ram", "dsp", "timing_met")
 
 
-def measure(base, levers, board, out_dir, work_dir, jobs, progress):
-    """Every figure of `base` and of `base+<lever>` for each lever."""
+def measure(base, levers, board, out_dir, work_dir, jobs, progress, builds_from=None):
+    """Every figure of `base` and of `base+<lever>` for each lever; a row
+    whose build report is in `builds_from` is not built again."""
     from irqlab.suites import ctxsw, digits
     rows = [base] + [f"{base}{LEVER_SEPARATOR}{l}" for l in levers]
     for r in rows:
@@ -46,9 +47,12 @@ def measure(base, levers, board, out_dir, work_dir, jobs, progress):
     builds = {}
     if board != "none":
         from concurrent.futures import ThreadPoolExecutor
+        def one(r):
+            if builds_from and os.path.isfile(os.path.join(builds_from, f"{board}-{r}.json")):
+                return build_figures(board, r, builds_from)
+            return board_build(board, r, os.path.join(work_dir, "bitstreams"), progress)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            builds = dict(zip(rows, pool.map(
-                lambda r: board_build(board, r, os.path.join(work_dir, "bitstreams"), progress), rows)))
+            builds = dict(zip(rows, pool.map(one, rows)))
     for r in rows:
         cases = switch["cores"][r]["cases"]
         entry = {
@@ -70,12 +74,18 @@ def board_build(board, row, bitstreams, progress):
     """The board build of `row` (irqlab build, its reports into `bitstreams`):
     resources and the clock reached; a build that misses timing is a figure
     too, not a failure."""
-    from irqlab.flows import report as boardreport
     if progress:
         progress.step(f"{board}/{row}: board build for resources and clock")
     env = dict(os.environ, IRQLAB_BITSTREAMS=bitstreams)
     subprocess.run([sys.executable, "-m", "irqlab", "build", "--board", board, "--core", row], env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return build_figures(board, row, bitstreams)
+
+
+def build_figures(board, row, bitstreams):
+    """The figures of the build report <bitstreams>/<board>-<row>.json, with
+    the revision it was built at."""
+    from irqlab.flows import report as boardreport
     try:
         with open(os.path.join(bitstreams, f"{board}-{row}.json")) as f:
             r = json.load(f)
@@ -84,13 +94,14 @@ def board_build(board, row, bitstreams, progress):
     out = {k: r.get(k) for k in BUILD_FIELDS}
     out["fmax_mhz"] = boardreport._fmax(r.get("clocks", {}))
     out["target_mhz"] = r.get("sys_clk_mhz")
+    out["git"] = r.get("git")
     return out
 
 
 def table(results):
     head = ["row"] + [h for h, _ in CTXSW_COLUMNS] + ["worst", "digits"]
     if results["board"] != "none":
-        head += ["LUT4", "FF", "DSP", "MHz"]
+        head += ["LUT4", "FF", "DSP", "MHz", "built at"]
     base = results["rows"][results["base"]]
     lines = [head]
     for name, r in results["rows"].items():
@@ -100,10 +111,11 @@ def table(results):
         b = r.get("build")
         if b is not None:
             if "error" in b:
-                cells += ["-", "-", "-", "failed"]
+                cells += ["-", "-", "-", "failed", "-"]
             else:
                 mark = "" if b["timing_met"] else " (missed)"
-                cells += [str(b["luts"]), str(b["flip_flops"]), str(b["dsp"]), f"{b['fmax_mhz']:.1f}{mark}"]
+                cells += [str(b["luts"]), str(b["flip_flops"]), str(b["dsp"]), f"{b['fmax_mhz']:.1f}{mark}",
+                          b.get("git") or "-"]
         lines.append(cells)
     widths = [max(len(l[i]) for l in lines) for i in range(len(head))]
     return "\n".join("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(l, widths)))
@@ -114,7 +126,7 @@ LEGEND = ("cycles (simulation, trace unit): the context-switch suite's cases, me
           "background load (marks' cost subtracted; " + "; ".join(f"{h} = {c}" for h, c in CTXSW_COLUMNS) +
           "); worst = the largest max of those cases; digits = the digits workload alone, cycles per inference "
           "(the change against the first row). LUT4, FF, DSP, MHz: the whole SoC's board build (nextpnr's "
-          "Fmax of the system clock; missed = below the board's clock).")
+          "Fmax of the system clock; missed = below the board's clock), built at that git revision.")
 
 
 def markdown(results):
@@ -135,6 +147,8 @@ def main(argv=None):
     ap.add_argument("--board", default="ulx3s", help="board of the builds, or none (default ulx3s)")
     ap.add_argument("--out", default=os.path.join(paths.RESULTS, "levers"), help="where levers.json/.md go")
     ap.add_argument("--jobs", type=int, default=2, help="rows simulated or built at once (default 2)")
+    ap.add_argument("--builds-from", help="a directory of build reports (<board>-<row>.json, as irqlab build "
+                    "writes them): a row found there is not built again; each build's git revision is kept")
     args = ap.parse_args(argv)
     progress = Progress()
     try:
@@ -147,7 +161,7 @@ def main(argv=None):
             from irqlab.boards import registry
             registry.fpga_board(args.board)
         results = measure(args.core, levers, args.board, args.out, os.path.join(paths.BUILD, "levers"),
-                          args.jobs, progress)
+                          args.jobs, progress, args.builds_from)
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
