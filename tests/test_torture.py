@@ -18,7 +18,18 @@ What is checked, and how:
    core with task contexts the storm pass runs a second workload in context
    1, each yielding into the other (tyield) after every turn; its final
    state must equal the quiet pass's too (negative control: a register
-   reload after the switch broken in the image).
+   reload after the switch broken in the image). With a third context, one
+   edge-triggered generator source is bound to it: its edges switch the
+   core from context 1's workload, at any instruction, straight into the
+   bound task, which yields back into it.
+ * Bound switches. The bound task's every run starts at one pc, which PC
+   comparator 0 watches: its retirement, BOUND_TAKE_TO_EXECUTE + 2 cycles
+   after the take, gives the claim. A bound switch opens a frame of its own
+   (from task code only: no trap frame open, mil and mintthresh 0), sets
+   mintthresh to the source's level until the bound task's exit, and takes
+   part in every check below as a handler run does; it uses the match the
+   core registered from the CLIC's output the cycle before (negative
+   control: the claim placed one cycle earlier fails that check).
  * Claims are exact. The trace unit records every trap entry and mret of the
    core (retire port) and, in the clic-nv build, every retirement of the
    trampoline's mnxti instructions (PC comparators). A claim (the cycle the
@@ -103,6 +114,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -143,6 +155,11 @@ BASE_LATENCY_MAX = 150
 # An mret or a CSR instruction (mnxti) acts in execute and retires two cycles
 # later: memory and writeBack never hold it (no bus access, no divide).
 EXECUTE_TO_RETIRE = 2
+# A bound interrupt is taken (FastIrqPlugin "Bound interrupts") the cycle
+# after the core registered the CLIC's request as a match, at the earliest;
+# the take's jump fetches the bound context's first instruction, which
+# enters execute 3 cycles after the take.
+BOUND_TAKE_TO_EXECUTE = 3
 
 # The firmware's channels, markers and configuration kinds (fw/torture/main.c uses the same).
 P = APP_PROTOCOLS["torture"]
@@ -213,6 +230,8 @@ class Config:
     attr: dict = dataclasses.field(default_factory=dict)     # id -> clicintattr
     line_mode: dict = dataclasses.field(default_factory=dict)
     mnxti: dict = dataclasses.field(default_factory=dict)    # comparator -> (pc, instruction)
+    bound_src: int = None      # the source bound to the bound task's context (cores with task contexts)
+    bound_pc: int = None       # where every switch into that context starts (PC comparator 0)
 
     def mnxti_restores(self, k):
         """Comparator k is on an mnxti with MIE=0 (csrrci), where mcause is
@@ -249,6 +268,9 @@ def parse_config(evs):
         elif kind == P.CFG_VECTORS:
             cfg.mtvec, cfg.mtvt = words[i + 1], words[i + 2]
             i += 2
+        elif kind == P.CFG_BOUND:
+            cfg.bound_src, cfg.bound_pc = w & 0xFF, words[i + 1]
+            i += 1
         elif kind == P.CFG_NLBITS:
             cfg.nlbits = w & 0xFF
         elif kind == P.CFG_SOURCE:
@@ -276,6 +298,13 @@ def acted(e):
     taken (the retire port shows it behind older retirements and tells how
     late), an mret or an mnxti in execute."""
     return e.ts - rec.core_trap_delay(e.data) if is_trap(e) else e.ts - EXECUTE_TO_RETIRE
+
+
+def bound_claim(e):
+    """The cycle the core took a bound interrupt (switched into the bound
+    task's context and claimed the source), from the retirement of that
+    context's first instruction: the take's fetch, then decode and execute."""
+    return acted(e) - BOUND_TAKE_TO_EXECUTE
 
 
 def core_order(evs):
@@ -310,6 +339,7 @@ class Instance:
     entry_idx: int = None      # index of the entry event
     level: int = None          # of its source at the claim (model)
     active_level: int = 0      # highest level among the handlers it preempted (0: none)
+    bound: bool = False        # the bound task's run: claimed by a switch into its context, no trap
 
 
 @dataclasses.dataclass
@@ -319,6 +349,7 @@ class Frame:
     mnxti: int = None
     handler: Instance = None
     handlers: int = 0
+    bound: bool = False        # the bound task's run (from the switch into its context to its exit)
 
 
 class Failures:
@@ -346,6 +377,7 @@ class Checker:
         # The core's fast-interrupt entry (FastIrqPlugin; the firmware's
         # entries use it wherever the SoC has it): one handler per trap frame.
         self.fastirq = bool(row_info(run.row).features()["IRQLAB_HAS_FASTIRQ"])
+        self.bound = row_info(run.row).features()["IRQLAB_FASTIRQ_CONTEXTS"] > 2
         self.evs = analysis.events(run.records)
         self.cfg = parse_config(self.evs)
         self.fail = Failures()
@@ -381,6 +413,11 @@ class Checker:
         return [entry, self.pointer(sid)] if self.prefetch else [entry]
 
     # ----------------------------------------------------------- pass 1
+    def is_bound_switch(self, e):
+        """A retirement at the bound task's start (PC comparator 0 where the
+        firmware binds a source)."""
+        return self.cfg.bound_pc is not None and (e.data >> 40) & 0xFF == 0
+
     def parse_frames(self):
         """Trap frames (trap entry .. mret) and the handler runs inside them;
         the claim of each run; the level-0 intervals; traps in time order.
@@ -388,6 +425,7 @@ class Checker:
         at the cycle it acted (acted)."""
         frames, insts, traps, base = [], [], [], []
         self.mnxti_claims = {}     # event index of a claiming mnxti -> source
+        self.bound_exits = set()   # event indices of the bound task's exits
         base_from = 0
         last_ret, chains = None, 0  # the cycle the last mret (or emret) acted; tail chains
         for n in self.order:
@@ -415,6 +453,9 @@ class Checker:
                         self.fail.add("frames", f"mret at {e.ts} outside a trap frame")
                         continue
                     f = frames.pop()
+                    if f.bound:
+                        self.fail.add("frames", f"mret at {e.ts} in the bound task's frame (switch at {f.trap})")
+                        continue
                     if f.handler is not None:
                         self.fail.add("frames", f"mret at {e.ts} with handler {f.handler.id} not exited")
                     if (self.shv and f.handlers != 1) or (self.fastirq and f.handlers > 1):
@@ -422,6 +463,16 @@ class Checker:
                     last_ret = acted(e)
                     if not frames:
                         base_from = acted(e) + 1       # mil and MIE restored
+                elif e.index == rec.CORE_PC_MATCH and self.is_bound_switch(e):
+                    # A switch into the bound task's context: from task code
+                    # only (mil 0, no frame open), a frame of its own.
+                    claim = bound_claim(e)
+                    if frames:
+                        self.fail.add("frames", f"bound switch at {claim} inside the frame of source "
+                                                f"{frames[-1].cause} at {frames[-1].trap}")
+                    else:
+                        base.append((base_from, claim))
+                    frames.append(Frame(claim, self.cfg.bound_src, bound=True))
                 elif e.index == rec.CORE_PC_MATCH:
                     if not frames:
                         self.fail.add("frames", f"mnxti retired at {e.ts} outside a trap frame")
@@ -435,7 +486,12 @@ class Checker:
                 f = frames[-1]
                 if f.handler is not None:
                     self.fail.add("frames", f"handler {sid} entered at {e.ts} inside handler {f.handler.id}")
-                if self.shv:
+                if f.bound:
+                    if f.cause != sid or f.handlers:
+                        self.fail.add("frames", f"entry {sid} at {e.ts} in the bound task's frame "
+                                                f"(switch at {f.trap})")
+                    claim = f.trap
+                elif self.shv:
                     if f.cause != sid or f.handlers:
                         self.fail.add("frames", f"handler {sid} entered at {e.ts} in the frame of trap "
                                                 f"{f.cause} at {f.trap}")
@@ -447,7 +503,7 @@ class Checker:
                     claim = f.mnxti[0]
                     self.mnxti_claims[f.mnxti[1]] = sid
                     f.mnxti = None
-                inst = Instance(sid, claim, e.ts, e.data, entry_idx=n)
+                inst = Instance(sid, claim, e.ts, e.data, entry_idx=n, bound=f.bound)
                 f.handler = inst
                 f.handlers += 1
                 insts.append(inst)
@@ -458,6 +514,13 @@ class Checker:
                     continue
                 frames[-1].handler.exit = e.ts
                 frames[-1].handler = None
+                if frames[-1].bound:
+                    # the bound task yields back with MIE=0 from here: the
+                    # interrupted task runs at level 0 again a few cycles on
+                    frames.pop()
+                    self.bound_exits.add(n)
+                    if not frames:
+                        base_from = e.ts
         if frames:
             self.fail.add("frames", f"{len(frames)} trap frames still open at the end")
         base.append((base_from, None))
@@ -533,7 +596,7 @@ class Checker:
         self.check_exactly_once(insts)
         self.check_groups()
         self.check_base_latency(base)
-        self.stats.update(interrupts=len(insts), traps=len(traps))
+        self.stats.update(interrupts=len(insts), traps=len(traps), bound_switches=sum(i.bound for i in insts))
         return self
 
     def check_order_and_levels(self, insts, traps):
@@ -552,6 +615,13 @@ class Checker:
                 fail.add("order", f"{what} of source {sid} (ctl {self.tl.ctl(sid, c):#x}) at {c}: "
                                   f"the CLIC's winner is {w.id} (ctl {self.tl.ctl(w.id, c):#x})")
         self.stats["order_checks"] = checked
+        # A bound claim uses the match the core registered a cycle before.
+        for i in insts:
+            w = self.tl.outputs(i.claim - 1)
+            if i.bound and not (w.valid and w.id == i.id):
+                fail.add("order", f"bound switch to source {i.id} at {i.claim}: the CLIC showed "
+                                  f"{w.id if w.valid else 'nothing'} the cycle before, when the core registers "
+                                  "the match")
         # Preemption and the levels seen by the handlers.
         for i in insts:
             i.level = cfg.level(self.tl.ctl(i.id, i.claim))
@@ -617,6 +687,14 @@ class Checker:
                 elif e.index == rec.CORE_MRET and saved:
                     core.mcause = saved.pop()
                     core.mret()
+                elif e.index == rec.CORE_PC_MATCH and self.is_bound_switch(e):
+                    # the switch sets mintthresh to the source's level, mil stays
+                    c = bound_claim(e)
+                    lvl = cfg.level(self.tl.ctl(cfg.bound_src, c))
+                    if core.mil or core.mintthresh:
+                        fail.add("preemption", f"bound switch at {c} with mil {core.mil:#x}, "
+                                               f"mintthresh {core.mintthresh:#x}: not from task code")
+                    core.mintthresh = lvl
                 elif e.index == rec.CORE_PC_MATCH and saved:
                     if cfg.mnxti_restores((e.data >> 40) & 0xFF):
                         core.mcause = saved[-1]
@@ -637,6 +715,14 @@ class Checker:
                                               f"and mintthresh {core.mintthresh:#x}")
                         elif w.valid and core.mcause.mpil < w.level <= core.mintthresh:
                             blocked += 1
+            elif e.kind == "sw" and n in self.bound_exits:
+                core.mintthresh = 0                # the bound task's last write before its exit
+            elif e.kind == "sw" and e.index == P.CH_ENTRY and n in inst_at and inst_at[n].bound:
+                i = inst_at[n]
+                emil, ethresh = (e.data >> 8) & 0xFF, (e.data >> 16) & 0xFF
+                if emil != 0 or ethresh != i.level or ethresh != core.mintthresh:
+                    fail.add("levels", f"bound task at {i.entry}: mil {emil:#x}, mintthresh {ethresh:#x}; "
+                                       f"its level is {i.level:#x}, replayed mintthresh {core.mintthresh:#x}")
             elif e.kind == "sw" and e.index == P.CH_ENTRY and n in inst_at:
                 i = inst_at[n]
                 emil, empil, ecode = (e.data >> 8) & 0xFF, (e.data >> 16) & 0xFF, e.data >> 24
@@ -927,6 +1013,17 @@ def test_every_interrupt_handled_exactly_once(checked):
     assert s["hw_handled"] > 300 and s["sw_handled"] > 300, fmt_stats(checked.run, checked)
 
 
+def test_a_bound_claim_placed_a_cycle_early_is_caught(run, monkeypatch):
+    """Negative control of the bound switches' timing: with the claim taken
+    one cycle earlier than the core takes it, the check of the registered
+    match fails."""
+    if row_info(run.row).features()["IRQLAB_FASTIRQ_CONTEXTS"] <= 2:
+        pytest.skip("no bound task on this row")
+    monkeypatch.setattr(sys.modules[__name__], "BOUND_TAKE_TO_EXECUTE", BOUND_TAKE_TO_EXECUTE + 1)
+    early = Checker(run).check()
+    assert any("bound switch" in m for m in early.fail.items["order"]), early.fail.report(["order"])
+
+
 def test_handlers_run_in_clic_order(checked):
     assert not checked.fail.any(["order", "preemption"]), checked.fail.report(["order", "preemption"])
     s = checked.stats
@@ -937,6 +1034,9 @@ def test_handlers_run_in_clic_order(checked):
     # emret chains straight to the next handler where the core has it; an
     # mret never does (the next trap comes a cycle after it at the earliest).
     assert (s["tail_chains"] > 10) if checked.fastirq else (s["tail_chains"] == 0), fmt_stats(checked.run, checked)
+    # Bound interrupts switch contexts where the core has a third context.
+    assert (s["bound_switches"] > 10) if checked.bound else (s["bound_switches"] == 0), \
+        fmt_stats(checked.run, checked)
 
 
 def test_levels_seen_by_handlers(checked):

@@ -197,7 +197,9 @@ def _modbus_values():
 APP_PROTOCOLS = {p.app: p for p in [
     AppProtocol("torture", channels={
         "CFG": (0x20, "configuration: words with a kind CFG_* in [31:24] (see the CFG values)"),
-        "ENTRY": (0x21, "first statement of a handler: id | mil << 8 | mcause.mpil << 16 | (mcause & 0xff) << 24"),
+        "ENTRY": (0x21, "first statement of a handler: id | mil << 8 | mcause.mpil << 16 | (mcause & 0xff) << 24;"
+                        " of the bound task (cores with task contexts): id | mil << 8 | mintthresh << 16"
+                        " | 0xff << 24"),
         "EXIT": (0x22, "last statement of a handler (MIE=0 from here to the return): id | mil << 8"),
         "PEND": (0x23, "one per pended source, after its whole group is pended (MIE=0): id | clicintctl << 8"
                        " | group size << 16 | index in the group << 20 | pending handler's id << 24"),
@@ -228,6 +230,8 @@ APP_PROTOCOLS = {p.app: p for p in [
             "ITERS": (5, "followed by the workload turns of each pass"),
             "SEED": (6, "followed by the seed"),
             "VECTORS": (7, "followed by mtvec and mtvt"),
+            "BOUND": (8, "| the source bound to context 2 (cores with task contexts); followed by the pc"
+                         " every switch into that context starts at (PC comparator 0)"),
         }),
     }),
     # The FreeRTOS kernel's trace hooks (fw/freertos/irqlab_trace.h): in every

@@ -25,7 +25,13 @@
  *     second, from the same start state, in context 1, and each yields into
  *     the other (tyield) at the end of every turn with all its registers
  *     live, so hardware switches and interrupts meet in both contexts; both
- *     final states must equal the quiet pass's.
+ *     final states must equal the quiet pass's. With a third context, one
+ *     edge-triggered generator source is bound to it (mfastbind): an edge
+ *     that comes while context 1's workload runs switches the core straight
+ *     into context 2 at whatever instruction it was, with no trap; the
+ *     bound task there counts it as a handler would, re-arms the binding
+ *     and yields back into the interrupted context. Elsewhere (context 0,
+ *     a handler, the binding not armed) the source's handler takes it.
  *     The generator patterns are finite (about five quiet-pass lengths) so
  *     that even a storm that starves the workload ends. When the workload is
  *     done the generator is stopped, every pending interrupt is served, and
@@ -59,8 +65,10 @@
 #define SW_LAST (IRQLAB_CLIC_SOURCES - 1)
 #define TURN_CYCLES 720      /* about one workload turn without interrupts */
 #define STORM_SPAN 5
-/* A second workload in a context of its own where the core has them. */
+/* A second workload in a context of its own where the core has them, and
+ * a bound task in a third. */
 #define OTHER_CTX (IRQLAB_FASTIRQ_CONTEXTS > 1)
+#define BOUND_CTX (IRQLAB_FASTIRQ_CONTEXTS > 2)
 #define WORKLOADS (1 + OTHER_CTX)
 
 _Static_assert(IRQLAB_CLIC_SOURCES == 64, "torture expects 64 CLIC sources");
@@ -280,6 +288,68 @@ static void other_prepare(uint32_t turns) {
 }
 #endif
 
+#if BOUND_CTX
+/* The bound task, context 2. Every switch into it starts at bound_top (its
+ * tyield goes on there: skip = back to bound_top), which PC comparator 0
+ * watches: the host takes the claim from that retirement. The core set
+ * mintthresh to the source's level and the next context to the interrupted
+ * one; it yields back with MIE=0 and mintthresh 0, tyield sets MIE. */
+#define BOUND_CONTEXT 2
+uint32_t bound_stack[256] __attribute__((aligned(16)));   /* global: named by bound_top */
+static uint32_t bound_src;
+
+static void bound_arm(void) {
+    CSRW(CSR_MFASTBIND, MFASTBIND_ARMED | BOUND_CONTEXT << MFASTBIND_CONTEXT_SHIFT | bound_src);
+}
+
+void bound_serve(void) {
+    uint32_t s = irq_save();
+    uint32_t mil = CSRR(MINTSTATUS) >> 24, thresh = CSRR(MINTTHRESH);
+    stim(CH_ENTRY, bound_src | mil << 8 | thresh << 16 | 0xffu << 24);
+    uint32_t n = handled[bound_src]++;
+    irq_restore(s);
+    uint32_t r = mix32(seed ^ (bound_src * 0x9e3779b9u) ^ (n * 0x85ebca6bu) ^ 0x626f756eu);
+    if ((r & 0xff) < pend_chance)
+        pend_group(r >> 8, bound_src);
+    clobber(r);
+    irq_save();
+    bound_arm();
+    CSRW(MINTTHRESH, 0);
+    stim(CH_EXIT, bound_src | mil << 8);
+}
+
+void bound_top(void);
+__asm__(".section .text.bound_top, \"ax\"\n"
+        ".balign 4\n"
+        ".option push\n"
+        ".option norelax\n"
+        "bound_top:\n"
+        "    la sp, bound_stack + 1024\n"
+        "    call bound_serve\n"
+        "1:  " FASTCTX_TYIELD(-20) "\n"          /* goes on 20 bytes back: at bound_top */
+        ".if 1b - bound_top != 16\n"
+        ".error \"bound_top: the tyield's skip no longer leads back to it\"\n"
+        ".endif\n"
+        ".option pop\n"
+        ".text\n");
+
+/* The bound source: the first edge-triggered generator line's. Context 2
+ * starts at bound_top (interrupts off: an entry would reset the next
+ * context between the two writes); the binding is armed from here on. */
+static void bound_prepare(const uint8_t *modes) {
+    unsigned line = 0;
+    while (modes[line] == GEN_LEVEL)
+        line++;
+    bound_src = GEN_SRC(line);
+    CSRW(CSR_MFASTCTX, BOUND_CONTEXT << MFASTCTX_NEXT_SHIFT);
+    CSRW(CSR_MFASTCTXPC, (uint32_t)bound_top);
+    tracer_match0_write((uint32_t)bound_top | 1);
+    stim(CH_CFG, CFG_BOUND << 24 | bound_src);
+    stim(CH_CFG, (uint32_t)bound_top);
+    bound_arm();
+}
+#endif
+
 static unsigned any_pending(void) {
     for (unsigned i = GEN_SRC(0); i <= SW_LAST; i++)
         if (CLIC_INTIP(i))
@@ -381,6 +451,9 @@ int main(void) {
         stim(CH_CFG, CFG_SOURCE << 24 | id | CLIC_INTCTL(id) << 8 | CLIC_INTATTR(id) << 16);
 
     work_init(storm, seed);
+#if BOUND_CTX
+    bound_prepare(order);
+#endif
 #if OTHER_CTX
     work_init(other, seed);
     other_prepare(iters);
