@@ -716,8 +716,9 @@ def cosimulate(dut, cycles, seed):
     cycle by cycle: line toggles, register writes (one bus access every other
     cycle at most), claims (mostly of the current winner, sometimes of any id,
     in range or not); the model is told the module's output delay. Requires
-    equal irq_valid, and equal irq_id/irq_level/irq_shv while valid, and
-    equal pending bits, in every cycle. With random thresholds, the
+    equal irq_valid, and equal irq_id/irq_level/irq_shv while valid, irq_id
+    also while not (the model's shown id), and equal pending bits, in every
+    cycle. With random thresholds, the
     registered verdicts must be those of the outputs against the thresholds
     of the cycle before (irq_above/irq_above_alt), and irq_id_kept whether
     irq_id equals the cycle before's. Returns counts of what happened."""
@@ -766,6 +767,8 @@ def cosimulate(dut, cycles, seed):
             got = clicmodel.Outputs(True, i, lvl, bool(shv)) if valid else clicmodel.INVALID
             want = model.outputs()
             assert got == want, f"cycle {c} (seed {seed}): CLIC {got}, model {want}"
+            assert i == model.shown_id(), f"cycle {c} (seed {seed}): irq_id {i}, model {model.shown_id()}"
+            seen["shown_while_idle"] += not valid and i != 0
             ip = yield dut.regs.ip
             assert ip == model.ip, f"cycle {c} (seed {seed}): pending {ip:#x}, model {model.ip:#x}"
             seen["valid"] += valid
@@ -794,4 +797,15 @@ def test_matches_reference_model(n, ctl_bits, register_after, cycles):
     if ctl_bits:
         assert seen["levels"] > cycles // 20, seen
     assert seen["shv"] > 0, seen
+    if n > 1:
+        assert seen["shown_while_idle"] > 0, seen            # irq_id checked while nothing is valid
     assert 0 < seen["above"] < seen["valid"], seen          # verdicts of both values
+
+
+def test_the_cosimulation_sees_a_wrong_idle_id(monkeypatch):
+    """Negative control of the irq_id check while nothing is valid: a model
+    whose shown id is 0 then (as if the tree named no source) is caught."""
+    real = clicmodel.Clic.shown_id
+    monkeypatch.setattr(clicmodel.Clic, "shown_id", lambda self: real(self) if self.outputs().valid else 0)
+    with pytest.raises(AssertionError, match="irq_id"):
+        cosimulate(CLIC(n_sources=8, ctl_bits=8), 3000, seed=8008)

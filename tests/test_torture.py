@@ -28,8 +28,9 @@ What is checked, and how:
    (from task code only: no trap frame open, mil and mintthresh 0), sets
    mintthresh to the source's level until the bound task's exit, and takes
    part in every check below as a handler run does; it uses the match the
-   core registered from the CLIC's output the cycle before (negative
-   control: the claim placed one cycle earlier fails that check).
+   core registered from irq_id the cycle before (valid or not: the model's
+   shown id), so irq_id must have named the source then (negative control:
+   the claim placed one cycle earlier fails that check).
  * Claims are exact. The trace unit records every trap entry and mret of the
    core (retire port) and, in the clic-nv build, every retirement of the
    trampoline's mnxti instructions (PC comparators). A claim (the cycle the
@@ -156,7 +157,7 @@ BASE_LATENCY_MAX = 150
 # later: memory and writeBack never hold it (no bus access, no divide).
 EXECUTE_TO_RETIRE = 2
 # A bound interrupt is taken (FastIrqPlugin "Bound interrupts") the cycle
-# after the core registered the CLIC's request as a match, at the earliest;
+# after the core registered irq_id as a match, at the earliest;
 # the take's jump fetches the bound context's first instruction, which
 # enters execute 3 cycles after the take.
 BOUND_TAKE_TO_EXECUTE = 3
@@ -615,13 +616,13 @@ class Checker:
                 fail.add("order", f"{what} of source {sid} (ctl {self.tl.ctl(sid, c):#x}) at {c}: "
                                   f"the CLIC's winner is {w.id} (ctl {self.tl.ctl(w.id, c):#x})")
         self.stats["order_checks"] = checked
-        # A bound claim uses the match the core registered a cycle before.
+        # A bound claim uses the match the core registered a cycle before,
+        # from irq_id (valid or not: idle, it names the most urgent source).
         for i in insts:
-            w = self.tl.outputs(i.claim - 1)
-            if i.bound and not (w.valid and w.id == i.id):
-                fail.add("order", f"bound switch to source {i.id} at {i.claim}: the CLIC showed "
-                                  f"{w.id if w.valid else 'nothing'} the cycle before, when the core registers "
-                                  "the match")
+            shown = self.tl.shown_id(i.claim - 1)
+            if i.bound and shown != i.id:
+                fail.add("order", f"bound switch to source {i.id} at {i.claim}: irq_id was {shown} the cycle "
+                                  "before, when the core registers the match")
         # Preemption and the levels seen by the handlers.
         for i in insts:
             i.level = cfg.level(self.tl.ctl(i.id, i.claim))

@@ -35,6 +35,11 @@ facts["clic"]["output_delay"], the Migen module as `CLIC.output_delay`.
             when there is no winner and in the D cycles after a claim (a claim
             presented in any of x-D .. x-1, whatever its id). id, level and shv
             are given (not None) only while valid.
+  shown id  irq_id in cycle x whatever irq_valid: the winner's id, or, with
+            no source seen, the enabled source with the largest
+            (clicintctl, id) of cycle x-D (0 if none is enabled); a claim
+            does not hold it. The core registers its bound-interrupt match
+            from it (`Clic.shown_id()`).
 
 Registers are given as the bytes of the bus word (`Write`): clicintip,
 clicintie, clicintattr (bit 0 shv, bit 1 edge, bit 2 negative polarity),
@@ -115,6 +120,7 @@ class Clic:
         self.nlbits = 0
         self._lines_d = 0
         self._winners = collections.deque([None] * output_delay)   # (ctl, id, shv) of x-D .. x-1
+        self._shown = collections.deque([0] * output_delay)        # irq_id of x-D .. x-1
         self._claims = collections.deque([False] * output_delay)   # presented in x-D .. x-1
         self._nlbits_d = 0                                         # of cycle x-1
 
@@ -148,6 +154,11 @@ class Clic:
             cand ^= low
         return best
 
+    def shown_id(self):
+        """irq_id in the current cycle, valid or not (the module docstring's
+        "shown id")."""
+        return self._shown[0]
+
     def outputs(self):
         w = self._winners[0]
         if w is None or any(self._claims):
@@ -169,6 +180,9 @@ class Clic:
         best = self.winner(seen)
         self._winners.append(best and best + (bool(self.shv >> best[1] & 1),))
         self._winners.popleft()
+        urgent = best or self.winner(mask)
+        self._shown.append(urgent[1] if urgent else 0)
+        self._shown.popleft()
         self._claims.append(claim is not None)
         self._claims.popleft()
         self._nlbits_d = self.nlbits
@@ -256,6 +270,7 @@ class Timeline:
         self._ip = _Steps(clic.ip)
         self._ctl = {i: _Steps(c) for i, c in enumerate(clic.ctl)}
         self._out = _Steps(clic.outputs())
+        self._shown = _Steps(clic.shown_id())
         by_time = collections.defaultdict(list)
         for e in events:
             if e.t < start:
@@ -293,6 +308,7 @@ class Timeline:
             if i in self._ctl:
                 self._ctl[i].set(c.cycle, c.ctl[i])
         self._out.set(c.cycle, c.outputs())
+        self._shown.set(c.cycle, c.shown_id())
 
     def pending(self, i, x):
         """Source i's pending bit in cycle x."""
@@ -305,6 +321,10 @@ class Timeline:
     def outputs(self, x):
         """What the CLIC shows in cycle x (Outputs)."""
         return self._out.at(x)
+
+    def shown_id(self, x):
+        """irq_id in cycle x, valid or not."""
+        return self._shown.at(x)
 
     def first_valid(self, x, end):
         """The first cycle in [x, end) in which irq_valid is 1, or None."""

@@ -293,9 +293,11 @@ static void other_prepare(uint32_t turns) {
  * tyield goes on there: skip = back to bound_top), which PC comparator 0
  * watches: the host takes the claim from that retirement. The core set
  * mintthresh to the source's level and the next context to the interrupted
- * one; it yields back with MIE=0 and mintthresh 0, tyield sets MIE. */
+ * one (an interrupt entry here sets it to this one again); it yields back
+ * with MIE=0 and mintthresh 0, tyield sets MIE. */
 #define BOUND_CONTEXT 2
-uint32_t bound_stack[256] __attribute__((aligned(16)));   /* global: named by bound_top */
+/* As deep as context 1's: handlers nest on it four levels and more. */
+uint32_t bound_stack[1024] __attribute__((aligned(16)));  /* global: named by bound_top */
 static uint32_t bound_src;
 
 static void bound_arm(void) {
@@ -314,6 +316,10 @@ void bound_serve(void) {
     clobber(r);
     irq_save();
     bound_arm();
+    /* Back into context 1, the one context a bound switch interrupts (not
+     * 0, the shared one; not this one): named again, since an interrupt
+     * taken here set the next context to this one. */
+    CSRW(CSR_MFASTCTX, 1u << MFASTCTX_NEXT_SHIFT);
     CSRW(MINTTHRESH, 0);
     stim(CH_EXIT, bound_src | mil << 8);
 }
@@ -324,7 +330,7 @@ __asm__(".section .text.bound_top, \"ax\"\n"
         ".option push\n"
         ".option norelax\n"
         "bound_top:\n"
-        "    la sp, bound_stack + 1024\n"
+        "    la sp, bound_stack + 4096\n"
         "    call bound_serve\n"
         "1:  " FASTCTX_TYIELD(-20) "\n"          /* goes on 20 bytes back: at bound_top */
         ".if 1b - bound_top != 16\n"
