@@ -131,6 +131,8 @@ from irqlab.rows import row as row_info, rows_with
 # Non-vectored rows: the mnxti trampoline (clic-nv) or fastirq's one entry
 # (claim by mnxti, then emret: the docstring's "fastirq rows").
 ROWS = [r for r in rows_with(irq_model="clic") if not row_info(r).features()["IRQLAB_ABI_RV32E"]]
+# The rows whose torture runs the bound task (a third task context).
+BOUND_ROWS = [r for r in ROWS if row_info(r).features()["IRQLAB_FASTIRQ_CONTEXTS"] > 2]
 # The defaults give nlbits = 2, 1, 4, 3 (the firmware draws it from the seed).
 SEEDS = [int(s, 0) for s in os.environ.get("IRQLAB_TORTURE_SEEDS", "0x1d5,0xc0ffee,0x7e57,0x1").split(",")]
 # The firmware's run-time parameters (trace/protocol.py CONFIGS["torture"] documents them).
@@ -378,7 +380,7 @@ class Checker:
         # The core's fast-interrupt entry (FastIrqPlugin; the firmware's
         # entries use it wherever the SoC has it): one handler per trap frame.
         self.fastirq = bool(row_info(run.row).features()["IRQLAB_HAS_FASTIRQ"])
-        self.bound = row_info(run.row).features()["IRQLAB_FASTIRQ_CONTEXTS"] > 2
+        self.bound = run.row in BOUND_ROWS
         self.evs = analysis.events(run.records)
         self.cfg = parse_config(self.evs)
         self.fail = Failures()
@@ -1014,12 +1016,12 @@ def test_every_interrupt_handled_exactly_once(checked):
     assert s["hw_handled"] > 300 and s["sw_handled"] > 300, fmt_stats(checked.run, checked)
 
 
+@pytest.mark.parametrize("run", [(r, s) for r in BOUND_ROWS for s in SEEDS], indirect=True,
+                         ids=lambda p: f"{p[0]}-seed{p[1]:#x}")
 def test_a_bound_claim_placed_a_cycle_early_is_caught(run, monkeypatch):
     """Negative control of the bound switches' timing: with the claim taken
     one cycle earlier than the core takes it, the check of the registered
     match fails."""
-    if row_info(run.row).features()["IRQLAB_FASTIRQ_CONTEXTS"] <= 2:
-        pytest.skip("no bound task on this row")
     monkeypatch.setattr(sys.modules[__name__], "BOUND_TAKE_TO_EXECUTE", BOUND_TAKE_TO_EXECUTE + 1)
     early = Checker(run).check()
     assert any("bound switch" in m for m in early.fail.items["order"]), early.fail.report(["order"])
