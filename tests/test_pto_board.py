@@ -8,15 +8,18 @@ itself, in simulation, fed a script of commands."""
 
 import json
 import struct
+import time
 
 import pytest
 
+from irqlab.drivers import board as boardrun
+from irqlab.errors import BenchError
 from irqlab.flows import build as boardbuild
 from irqlab.builders import fwimage
 from irqlab.demos.pto import sim as sim_demo
 from irqlab.demos.pto import board as pto_board
 from irqlab.host import pto, record as rec
-from irqlab.host.decode import decode_bytes
+from irqlab.host.decode import Record, decode_bytes
 from irqlab.rows import row
 
 from clitool import assert_one_line_error, irqlab
@@ -145,6 +148,58 @@ def test_trace_overflow_is_detected_and_reported(headers, tmp_path):
     lossy = [p for p in e["points"] if p.get("trace_dropped")]
     assert lossy and all(p["source"] == "timer" and p["jitter"] is None for p in lossy)
     assert e["max_half_period"] == RESPONSE    # the timer's counts still decide
+
+
+class SilentBoard(PtoBoard):
+    """Takes the image, then its firmware never says it is ready."""
+
+    def run(self):
+        c, _ = self.srv.accept()
+        with c:
+            self.read_load_frame(c, row(CORE).soc_config.main_ram_size)
+            self.say(c, "irqlab boot: loaded 1024 bytes\n")
+            try:
+                c.recv(1)             # until the host closes
+            except OSError:
+                pass
+
+
+def test_a_firmware_that_never_says_ready_is_one_error(headers, tmp_path, monkeypatch):
+    """Negative control of the ready line's wait: the boot code took the
+    image and the firmware stays silent; the demo ends with the error in
+    READY_WITHIN_S (here 1 s), not at the capture's limit, and writes nothing."""
+    monkeypatch.setattr(boardrun, "READY_WITHIN_S", 1.0)
+    board = SilentBoard()
+    board.start()
+    t0 = time.monotonic()
+    with pytest.raises(BenchError, match="has not printed 'pto: ready' in 1 s"):
+        pto_board.demo("ulx3s", CORE, board.url(), str(tmp_path / "out"), sweep_khz=SWEEP)
+    assert time.monotonic() - t0 < 30
+    assert not list(tmp_path.rglob("pto.*")) and not list(tmp_path.rglob("*.part"))
+
+
+def test_the_ready_clock_starts_at_the_boot_line(monkeypatch):
+    """Before the boot code took the image (a long load), no deadline runs;
+    after it, the ready line in time stops it."""
+    clock = [0.0]
+    monkeypatch.setattr(boardrun.time, "monotonic", lambda: clock[0])
+
+    def lines(text):
+        return [Record(rec.TYPE_CONSOLE, 0, 0, ord(ch)) for ch in text]
+
+    w = boardrun.ConsoleWatch("pto: ready", within_s=5)
+    clock[0] = 100.0
+    w(lines("irqlab boot: 'g' runs the firmware in ROM, 'L' loads one\n"))   # no deadline yet
+    w(lines("irqlab boot: loaded 4 bytes\n"))
+    clock[0] = 104.0
+    w(lines("pto: ready\n"))
+    clock[0] = 200.0
+    assert w([]) is None and w.seen.is_set()
+    late = boardrun.ConsoleWatch("pto: ready", within_s=5)
+    late(lines("irqlab boot: loaded 4 bytes\n"))
+    clock[0] = 205.5
+    with pytest.raises(BenchError, match="has not printed"):
+        late([])
 
 
 def test_traced_pulses_fit_the_fifo():

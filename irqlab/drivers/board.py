@@ -12,6 +12,7 @@ firmware needs no new bitstream; the boot code takes one load per reset.
 
 import os
 import threading
+import time
 from dataclasses import dataclass
 
 from irqlab.flows import build as boardbuild
@@ -127,21 +128,45 @@ def load_and_capture(t, port, image, trace_path, baudrate=None, max_seconds=600,
     return records, stats
 
 
+# fw/common/boot.c's line as it takes an image: "loaded N bytes" (into main
+# RAM, received), "loading N bytes into the ITCM" (before the transfer).
+BOOT_LOAD_LINE = "irqlab boot: load"
+# From that line to the firmware's ready line: an ITCM image's transfer and
+# the firmware's start, well under a second on a board at 3 Mbaud, up to a
+# minute on the board twin; longer is a firmware that hangs or is not the
+# one built for this board and core (the captures' own limits are 15 and
+# 60 minutes).
+READY_WITHIN_S = 300.0
+
+
 class ConsoleWatch:
     """A `respond` for load_and_capture (or a step of one) that sets `seen` (a
     threading.Event) once the firmware's console has printed `text`: the host
     (the Modbus master, the PTO demo's commands) starts when the firmware is
     ready, not when the load was sent, so the load's length (seconds on a
-    board, minutes on the board twin) counts against no timeout."""
+    board, minutes on the board twin) counts against no timeout. Once the
+    boot code has taken the image, the firmware has `within_s` seconds to
+    print it, else a BenchError ends the capture (capture calls this at
+    least every 0.2 s)."""
 
-    def __init__(self, text):
-        self.text, self.seen, self._tail = text, threading.Event(), ""
+    KEEP = 300                      # console characters kept: the text's search and the error's excerpt
+
+    def __init__(self, text, within_s=None):
+        self.text = text
+        self.within_s = READY_WITHIN_S if within_s is None else within_s
+        self.seen, self._tail, self._loaded_at = threading.Event(), "", None
 
     def __call__(self, decoded):
         for r in decoded:
             if r.type == TYPE_CONSOLE and not self.seen.is_set():
-                self._tail = (self._tail + chr(r.payload & 0xFF))[-2 * len(self.text):]
+                self._tail = (self._tail + chr(r.payload & 0xFF))[-self.KEEP:]
+                if self._loaded_at is None and BOOT_LOAD_LINE in self._tail:
+                    self._loaded_at = time.monotonic()
                 if self.text in self._tail:
                     self.seen.set()
+        if (not self.seen.is_set() and self._loaded_at is not None
+                and time.monotonic() - self._loaded_at > self.within_s):
+            raise BenchError(f"the firmware was loaded but has not printed {self.text!r} in {self.within_s:.0f} s "
+                             f"(console: {self._tail[-160:]!r}); is it the build for this board and core?")
         return None
 
