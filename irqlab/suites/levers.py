@@ -76,6 +76,9 @@ def board_build(board, row, bitstreams, progress):
     too, not a failure."""
     if progress:
         progress.step(f"{board}/{row}: board build for resources and clock")
+    stale = os.path.join(bitstreams, f"{board}-{row}.json")
+    if os.path.exists(stale):
+        os.remove(stale)                    # a build that fails before its report must not read an old one
     env = dict(os.environ, IRQLAB_BITSTREAMS=bitstreams)
     subprocess.run([sys.executable, "-m", "irqlab", "build", "--board", board, "--core", row], env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
