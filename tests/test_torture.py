@@ -21,7 +21,10 @@ What is checked, and how:
    reload after the switch broken in the image). With a third context, one
    edge-triggered generator source is bound to it: its edges switch the
    core from context 1's workload, at any instruction, straight into the
-   bound task, which yields back into it.
+   bound task, which yields back into it. The source is at the top level,
+   so no interrupt nests before the bound task's first retirement (a
+   handler run there would hide the claim; the bound task is not
+   preempted, its handlers' nesting is tested everywhere else).
  * Bound switches. The bound task's every run starts at one pc, which PC
    comparator 0 watches: its retirement, BOUND_TAKE_TO_EXECUTE + 2 cycles
    after the take, gives the claim. A bound switch opens a frame of its own

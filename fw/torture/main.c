@@ -26,12 +26,13 @@
  *     the other (tyield) at the end of every turn with all its registers
  *     live, so hardware switches and interrupts meet in both contexts; both
  *     final states must equal the quiet pass's. With a third context, one
- *     edge-triggered generator source is bound to it (mfastbind): an edge
- *     that comes while context 1's workload runs switches the core straight
- *     into context 2 at whatever instruction it was, with no trap; the
- *     bound task there counts it as a handler would, re-arms the binding
- *     and yields back into the interrupted context. Elsewhere (context 0,
- *     a handler, the binding not armed) the source's handler takes it.
+ *     edge-triggered generator source, at the top level, is bound to it
+ *     (mfastbind): an edge that comes while context 1's workload runs
+ *     switches the core straight into context 2 at whatever instruction it
+ *     was, with no trap; the bound task there counts it as a handler would,
+ *     re-arms the binding and yields back into the interrupted context.
+ *     Elsewhere (context 0, a handler, the binding not armed) the source's
+ *     handler takes it.
  *     The generator patterns are finite (about five quiet-pass lengths) so
  *     that even a storm that starves the workload ends. When the workload is
  *     done the generator is stopped, every pending interrupt is served, and
@@ -339,14 +340,21 @@ __asm__(".section .text.bound_top, \"ax\"\n"
         ".option pop\n"
         ".text\n");
 
-/* The bound source: the first edge-triggered generator line's. Context 2
- * starts at bound_top (interrupts off: an entry would reset the next
- * context between the two writes); the binding is armed from here on. */
-static void bound_prepare(const uint8_t *modes) {
+/* The bound source: the first edge-triggered generator line's, at the top
+ * level, so that no interrupt nests before the bound task's first
+ * instruction retires (the host takes the claim from that retirement; a
+ * handler run in between would hide it). */
+static void bound_choose(const uint8_t *modes) {
     unsigned line = 0;
     while (modes[line] == GEN_LEVEL)
         line++;
     bound_src = GEN_SRC(line);
+    CLIC_INTCTL(bound_src) = 0xff;
+}
+
+/* Context 2 starts at bound_top (interrupts off: an entry would reset the
+ * next context between the two writes); the binding is armed from here on. */
+static void bound_prepare(void) {
     CSRW(CSR_MFASTCTX, BOUND_CONTEXT << MFASTCTX_NEXT_SHIFT);
     CSRW(CSR_MFASTCTXPC, (uint32_t)bound_top);
     tracer_match0_write((uint32_t)bound_top | 1);
@@ -453,12 +461,15 @@ int main(void) {
         irq_configure(id, (RAND() & 1) ? IRQ_TRIG_EDGE_FALLING : IRQ_TRIG_EDGE, RAND() & 0xff);
         irq_enable(id);
     }
+#if BOUND_CTX
+    bound_choose(order);
+#endif
     for (unsigned id = GEN_SRC(0); id <= SW_LAST; id++)
         stim(CH_CFG, CFG_SOURCE << 24 | id | CLIC_INTCTL(id) << 8 | CLIC_INTATTR(id) << 16);
 
     work_init(storm, seed);
 #if BOUND_CTX
-    bound_prepare(order);
+    bound_prepare();
 #endif
 #if OTHER_CTX
     work_init(other, seed);
