@@ -8,10 +8,11 @@ its gateware and its simulation model. Adding a row is one entry here; the
 firmware and the tests read its features (`features()`), never its name.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from irqlab.builders.core import LEVER_SEPARATOR
 from irqlab.errors import unknown
-from irqlab.soc.configs import LEVER_SEPARATOR, soc_config
+from irqlab.soc.configs import soc_config
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,6 @@ def row(name):
     """A row of the registry, or `<row>+<lever>`: the row on its SoC with one
     pipeline lever in the core (soc.configs.soc_config), for measuring what
     the lever buys; no default set includes such a row."""
-    from dataclasses import replace
     base, sep, lever = name.partition(LEVER_SEPARATOR)
     try:
         r = ROWS[base]

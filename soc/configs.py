@@ -16,8 +16,9 @@ Features are what firmware and tests branch on (never on names); they reach C
 as constants of the generated headers (irqlab/builders/firmware.py).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from irqlab.builders.core import LEVER_SEPARATOR
 from irqlab.errors import unknown
 
 OWN_CPU_TYPE = "irqlab"
@@ -199,9 +200,6 @@ SOCS = {s.name: s for s in [
 ]}
 
 
-LEVER_SEPARATOR = "+"
-
-
 def soc_config(name):
     """A SoC of the registry, or `<soc>+<lever>`: an own-core SoC whose core
     has one pipeline lever applied (cores/, Variants.levers), built and run
@@ -215,7 +213,6 @@ def soc_config(name):
 
 
 def with_lever(cfg, lever):
-    from dataclasses import replace
     from irqlab.builders import core as corebuild
     if not cfg.own_core:
         raise unknown("own-core SoC", cfg.name, [s for s in SOCS if SOCS[s].own_core])

@@ -292,7 +292,7 @@ def _fmt(v):
     return f"{v:.1f}" if isinstance(v, float) else str(v)
 
 
-def _cell(cases, case, stat, loaded):
+def cell(cases, case, stat, loaded=False):
     """One figure of a port's cases: `case` in the pass asked for (`loaded`),
     or with WORST the largest over every case of that pass but the marks' own."""
     if case != WORST:
@@ -314,7 +314,7 @@ def table(results, references=(), loaded=False):
         n = min((cases[c]["count"] for c in cases if CASES[c].routine != "calib" and CASES[c].loaded == loaded),
                 default=0)
         rows.append([port, entry["marker"], str(n)] +
-                    [_fmt(_cell(cases, case, stat, loaded)) for _, case, stat in TABLE_COLUMNS])
+                    [_fmt(cell(cases, case, stat, loaded)) for _, case, stat in TABLE_COLUMNS])
     if loaded:
         references = ()
     for ref in references:

@@ -34,12 +34,13 @@ CORES = os.path.join(paths.ROOT, "cores")
 HASH_INPUTS = ["pom.xml", "src"]          # relative to cores/
 PACKAGE = "pythondata-cpu-vexriscv"
 LIST = "--list"                           # GenCore's argument that lists the variants
+LEVER_SEPARATOR = "+"                     # `<variant>+<lever>` (GenCore; a lever listed as `+<lever>`)
 KEEP_OLD_BUILDS = 2                       # older builds kept per variant (see _maven)
 
 
 def top_name(variant):
     """The core's Verilog module (GenCore.topName: `-` and `+` are not allowed in a name)."""
-    return f"IrqlabCore_{variant.replace('-', '_').replace('+', '_')}"
+    return f"IrqlabCore_{variant.replace('-', '_').replace(LEVER_SEPARATOR, '_')}"
 
 
 def vexriscv_src():
@@ -127,24 +128,23 @@ def _mvn_command(variant, gen_out, maven_dir):
 def variants(out_dir=None, progress=None):
     """The core variants cores/ defines, as the Maven build lists them
     (GenCore --list), cached by the hash of the core sources."""
-    root = _root(out_dir)
-    listing = os.path.join(root, "variants", sources_hash(), "variants.txt")
-    if not os.path.isfile(listing):
-        _maven(LIST, "variants.txt", root, os.path.dirname(listing),
-               "core variants: asking the Maven build (compiles the core sources the first time)", progress)
-    return [n for n in _listing(listing) if not n.startswith("+")]
+    return [n for n in _listing(out_dir, progress) if not n.startswith(LEVER_SEPARATOR)]
 
 
 def levers(out_dir=None, progress=None):
     """The pipeline levers cores/ defines (Variants.levers): a core
     `<variant>+<lever>` is the variant with that one change."""
-    variants(out_dir, progress)
-    return [n[1:] for n in _listing(os.path.join(_root(out_dir), "variants", sources_hash(), "variants.txt"))
-            if n.startswith("+")]
+    return [n[1:] for n in _listing(out_dir, progress) if n.startswith(LEVER_SEPARATOR)]
 
 
-def _listing(path):
-    with open(path) as f:
+def _listing(out_dir, progress):
+    """GenCore --list's lines, cached by the hash of the core sources."""
+    root = _root(out_dir)
+    listing = os.path.join(root, "variants", sources_hash(), "variants.txt")
+    if not os.path.isfile(listing):
+        _maven(LIST, "variants.txt", root, os.path.dirname(listing),
+               "core variants: asking the Maven build (compiles the core sources the first time)", progress)
+    with open(listing) as f:
         return [line.strip() for line in f if line.strip()]
 
 
@@ -163,11 +163,12 @@ def build_core(variant, out_dir=None, progress=None):
     if os.path.isfile(verilog):
         return verilog
     known = variants(out_dir, progress)
-    base, sep, lever = variant.partition("+")
+    base, sep, lever = variant.partition(LEVER_SEPARATOR)
     if base not in known:
         raise unknown("core variant", variant, known)
-    if sep and lever not in levers(out_dir, progress):
-        raise unknown("pipeline lever", lever, levers(out_dir, progress))
+    known_levers = levers(out_dir, progress)
+    if sep and lever not in known_levers:
+        raise unknown("pipeline lever", lever, known_levers)
     return _maven(variant, top_name(variant) + ".v", root, final_dir,
                   f"core {variant}: building with Maven/SpinalHDL (a few minutes the first time)", progress)
 

@@ -60,7 +60,8 @@ def copy_bitstream(src_base, name, log, exts=(".bit",)):
     return os.path.relpath(os.path.join(BITSTREAMS, name + exts[0]), paths.ROOT)
 
 
-def _fmax(clocks):
+def fmax(clocks):
+    """The lowest Fmax over a build's clocks (MHz), 0 without any."""
     return min((c["fmax_mhz"] for c in clocks.values()), default=0)
 
 
@@ -74,13 +75,13 @@ def write_resources_table():
             r = json.load(f)
         if r.get("board") == "ulx3s" and "luts" in r:
             rows_ecp5.append(f"| {r['core']} | {r['device']} | {r['luts']} | {r['flip_flops']} | {r['block_ram']} "
-                             f"| {r['dsp']} | {_fmax(r['clocks']):.1f} | {r['sys_clk_mhz']:.0f} | "
+                             f"| {r['dsp']} | {fmax(r['clocks']):.1f} | {r['sys_clk_mhz']:.0f} | "
                              f"{'yes' if r['timing_met'] else 'NO'} |")
         elif r.get("board") == "arty":
             for tc, fl in r.get("flows", {}).items():
                 if fl.get("luts") is not None:
                     rows_xc7.append(f"| {r['core']} | {r['variant']} | {tc} | {fl['luts']} | {fl['flip_flops']} | "
-                                    f"{fl['bram36']} | {fl['bram18']} | {fl['dsp']} | {_fmax(fl['clocks']):.1f} | "
+                                    f"{fl['bram36']} | {fl['bram18']} | {fl['dsp']} | {fmax(fl['clocks']):.1f} | "
                                     f"{r['sys_clk_mhz']:.0f} | {'yes' if fl['timing_met'] else 'NO'} |")
             e = r.get("estimate", {})
             if e.get("luts") is not None:

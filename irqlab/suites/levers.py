@@ -21,14 +21,14 @@ import sys
 
 from irqlab import paths
 from irqlab.rows import LEVER_SEPARATOR, row as row_info
-from irqlab.host import report
+from irqlab.host import ctxsw as ctxswcases, report
 
 RESULTS_FILE = "levers.json"
 REPORT_FILE = "levers.md"
-# (header, ctxsw case); cycles, mean over the samples without background load
-CTXSW_COLUMNS = [("yield", "yield"), ("sem sig", "sem-signal"), ("sem wait", "sem-wait"),
-                 ("mtx blk", "mutex-block"), ("mtx rel", "mutex-release"), ("q send", "queue-send"),
-                 ("q recv", "queue-receive"), ("isr give", "isr-give"), ("irq->task", "irq-to-task")]
+# (header, ctxsw case): the ctxsw table's columns of means (trace/ctxsw.py),
+# over the samples without background load
+CTXSW_COLUMNS = [(h.replace(" mean", ""), case) for h, case, stat in ctxswcases.TABLE_COLUMNS
+                 if stat == "mean" and case != ctxswcases.WORST]
 BUILD_FIELDS = ("luts", "flip_flops", "block_ram", "dsp", "timing_met")
 
 
@@ -57,8 +57,8 @@ def measure(base, levers, board, out_dir, work_dir, jobs, progress, builds_from=
         cases = switch["cores"][r]["cases"]
         entry = {
             "lever": r.partition(LEVER_SEPARATOR)[2] or None,
-            "ctxsw": {case: cases[case]["mean"] for _, case in CTXSW_COLUMNS},
-            "ctxsw_worst": max(s["max"] for name, s in cases.items() if name in dict(CTXSW_COLUMNS).values()),
+            "ctxsw": {case: ctxswcases.cell(cases, case, "mean") for _, case in CTXSW_COLUMNS},
+            "ctxsw_worst": ctxswcases.cell(cases, ctxswcases.WORST, "max"),
             "digits": work["cores"][r]["alone"]["cycles_per_inference"]["mean"],
         }
         if r in builds:
@@ -95,7 +95,7 @@ def build_figures(board, row, bitstreams):
     except (OSError, ValueError):
         return {"error": f"the build wrote no report (irqlab build --board {board} --core {row})"}
     out = {k: r.get(k) for k in BUILD_FIELDS}
-    out["fmax_mhz"] = boardreport._fmax(r.get("clocks", {}))
+    out["fmax_mhz"] = boardreport.fmax(r.get("clocks", {}))
     out["target_mhz"] = r.get("sys_clk_mhz")
     out["git"] = r.get("git")
     return out
@@ -127,7 +127,7 @@ def table(results):
 
 LEGEND = ("cycles (simulation, trace unit): the context-switch suite's cases, mean over the samples without "
           "background load (marks' cost subtracted; " + "; ".join(f"{h} = {c}" for h, c in CTXSW_COLUMNS) +
-          "); worst = the largest max of those cases; digits = the digits workload alone, cycles per inference "
+          "); worst = the largest max of every case, as in the ctxsw table; digits = the digits workload alone, cycles per inference "
           "(the change against the first row). LUT4, FF, DSP, MHz: the whole SoC's board build (nextpnr's "
           "Fmax of the system clock; missed = below the board's clock), built at that git revision.")
 
