@@ -39,6 +39,7 @@ from irqlab.soc.tcm import TcmRegion, window_clashes
 from irqlab.soc.busstress import BusStress
 from irqlab.soc.modbus_uart import ModbusUART, divisor_for
 from irqlab.soc.pto import PulseTrainOutput
+from irqlab.soc.taskdelay import TaskDelays
 
 LITEX_IRQS = range(0, 6)   # LiteX's IRQ manager places its peripherals here
 # Below 16: every interrupt model dispatches it (csr-mask's table, the
@@ -109,6 +110,8 @@ class IrqlabSoC(SoCCore):
             self.add_pto()            # first: its line is fixed (PTO_IRQ)
         if cfg.modbus_uart:
             self.add_modbus_uart()
+        if cfg.task_contexts:
+            self.add_task_delays(cfg.fast_contexts)
         self.add_constant("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES)
         clashes = window_clashes(self.tcm_regions, {n: (r.origin, r.size) for n, r in self.bus.regions.items()})
         assert not clashes, f"bus regions in a TCM's decode window (soc/tcm.py): {clashes}"
@@ -222,6 +225,18 @@ class IrqlabSoC(SoCCore):
         self.csr.add("pto", n=self.csr.n_locs - 1)
         self.comb += self.cpu.interrupt[self.irqmap.claim("pto", at=PTO_IRQ)].eq(self.pto.irq)
 
+    def add_task_delays(self, contexts):
+        """The tick's countdown of the tasks in task contexts (soc/taskdelay.py):
+        stepped by the machine timer's line, a CLIC source per channel
+        (IRQLAB_IRQ_TASKDELAY_<i> for context i+1), taken from the top so
+        that no other line moves."""
+        self.taskdelay = d = TaskDelays(contexts)
+        # Its CSRs in the page below the PTO's, for the same reason as the PTO's.
+        self.csr.add("taskdelay", n=self.csr.n_locs - 2)
+        self.comb += d.tick.eq(self.mtimer.irq)
+        first = self.irqmap.claim("taskdelay", d.channels, top=True)
+        self.comb += [self.cpu.interrupt[first + i].eq(d.irq[i]) for i in range(d.channels)]
+
     def add_csr_bridge(self, name="csr", origin=None, register=False):
         # Registered: the decode of the many generator and trace CSRs then stays
         # off the CPU bus's critical path (one more cycle per CSR access).
@@ -279,6 +294,9 @@ class IrqlabSoC(SoCCore):
         if cfg.modbus_uart:
             f["modbus"] = {"irq": self.irqmap.line("modbus"), "sys_clk_freq": int(self.sys_clk_freq),
                            "default_baud": MODBUS_BAUD}
+        f["taskdelay"] = None
+        if hasattr(self, "taskdelay"):
+            f["taskdelay"] = {"irq": self.irqmap.line("taskdelay"), "channels": self.taskdelay.channels}
         f["bus_stress"] = None
         if hasattr(self, "busstress"):
             f["bus_stress"] = {"base": self.busstress._base.storage.reset.value,

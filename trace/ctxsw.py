@@ -6,7 +6,9 @@ next, both taken by the trace unit, never by the code under test:
   start  "marker": the running task (or ISR) calls ctxsw_mark_a(case) just
          before the call that switches (the yield, the give, the send, the
          take that blocks); "irq-edge": the rising edge of generator line 0
-         (a hardware event of the trace unit), as in the latency benchmark.
+         (a hardware event of the trace unit), as in the latency benchmark;
+         "tick-edge": the rising edge of the machine timer's line (the
+         kernel's tick), a hardware event too.
   end    the task that runs next calls ctxsw_mark_b(case) first thing when
          the kernel call it was blocked in returns.
 Both marks are small functions (fw/ctxsw/marks.c: one store to a stimulus
@@ -17,7 +19,7 @@ mark's store at the trace unit (the same transport delay at both ends, so it
 cancels). What lies between the two ends besides the switch (the rest of
 mark A, the call of mark B) is measured by the "overhead" case (mark A then
 mark B, back to back, no switch) and its median is subtracted from every
-"marker" case. The "irq-edge" case is not corrected: on PC-match rows its end
+"marker" case. The edge cases are not corrected: on PC-match rows its end
 is the first instruction of mark B (after the task's `li` and `call`); on the
 others the arrival of mark B's store (an over-estimate by that store, as the
 latency benchmark's software-event rows).
@@ -32,7 +34,8 @@ corrected by the marks' cost (mark A's store and return are in it).
 
 A sample with a kernel tick inside (an event on the kernel's tick channel
 between its start and its end: the tick hook's or the trace hook's freertos.TICK) is
-left out and counted ("ticked"), and so is the next sample of a
+left out and counted ("ticked"), but in the cases a tick starts (their own
+tick is inside by design; a second tick's edge would start them again), and so is the next sample of a
 time-sliced case (a tick that time-slices the yielding pair leaves one task
 stopped between its mark and its yield: the next sample then holds two
 switches), and so is one during which a mark's store arrives without
@@ -60,6 +63,9 @@ ROUTINES = {
     "isr": "generator line 0's ISR gives a semaphore a high-priority task waits for (the idle task runs)",
     "bound": "generator line 0's interrupt is bound to a high-priority task: with task contexts the core "
              "switches into it (vPortBoundWait), elsewhere its ISR gives a semaphore it waits for",
+    "delay": "a high-priority task delays itself one tick, again and again (the idle task runs): with task "
+             "contexts the SoC's tick countdown wakes it (vTaskDelay, the port's kernel patch), elsewhere the "
+             "kernel's delayed list; not in the pass with background load",
 }
 
 
@@ -69,9 +75,10 @@ class Case:
     case_id: int             # the payload of its marks (C: CASE_<NAME>)
     routine: str             # a key of ROUTINES
     description: str
-    start: str = "marker"    # "marker" (mark A) or "irq-edge" (generator line 0 rising)
+    start: str = "marker"    # "marker" (mark A), "irq-edge" (generator line 0 rising), "tick-edge" (the tick line rising)
     end_case: str = None     # the case whose mark B ends it (default: itself)
     time_sliced: bool = False  # its tasks share a priority: a tick may time-slice them (see samples)
+    loaded_too: bool = True  # measured again with background load (the case +bg)
 
     @property
     def c_name(self):
@@ -105,22 +112,38 @@ CASES = {c.name: c for c in [
          start="irq-edge", end_case="isr-give"),
     Case("irq-bound-task", 11, "bound", "the interrupt edge (generator line 0), to the task it is bound to",
          start="irq-edge"),
+    # One sample a tick: 100,000 cycles each at the suite's 1 kHz tick, so
+    # not again with background load, whose tasks delay themselves too.
+    Case("tick-to-task", 12, "delay", "the tick's edge (the machine timer's line), to the return of the "
+                                      "vTaskDelay(1) it ends", start="tick-edge", loaded_too=False),
 ]}
 # Every case again with background load (the configuration's `background`
 # tasks running, fw/ctxsw/main.c): the firmware runs the routines a second
 # time with them and sets BACKGROUND_FLAG in each routine's start event
 # (CH_ROUTINE); the marks between then belong to the cases +bg.
-BACKGROUND_FLAG = 0x80
+BACKGROUND_FLAG = 0x100
 BACKGROUND_SUFFIX = "+bg"
 CASES.update({c.name + BACKGROUND_SUFFIX: Case(
     c.name + BACKGROUND_SUFFIX, c.case_id | BACKGROUND_FLAG, c.routine, c.description + ", with background load",
-    c.start, (c.end_case + BACKGROUND_SUFFIX) if c.end_case else None, c.time_sliced) for c in list(CASES.values())})
+    c.start, (c.end_case + BACKGROUND_SUFFIX) if c.end_case else None, c.time_sliced)
+    for c in list(CASES.values()) if c.loaded_too})
 assert len({c.case_id for c in CASES.values()}) == len(CASES)
+# The flag shares the routine's start event with the routine's bit, and a mark's payload with its case.
+assert 1 << (len(ROUTINES) - 1) < BACKGROUND_FLAG and all(c.case_id & ~BACKGROUND_FLAG < BACKGROUND_FLAG
+                                                        for c in CASES.values())
 assert all(c.routine in ROUTINES and c.ends_with in CASES for c in CASES.values())
 CASE_BY_ID = {c.case_id: c for c in CASES.values()}
 OVERHEAD = "overhead"
 PC_A, PC_B = 1, 0            # the PC-match comparators of mark A and mark B
 GEN_LINE = 0                 # the generator line of the interrupt routine
+
+
+def tick_line(facts):
+    """The trace's hardware line of the machine timer's interrupt (the
+    kernel's tick) on a SoC with these facts (soc.json), or None where the
+    trace unit does not see that input."""
+    line = facts["irq"]["claims"]["mtimer"]["first"]
+    return rec.HW_CPU_IRQ + line if line < facts["trace"]["cpu_irqs_traced"] else None
 
 
 def routine_mask(names):
@@ -129,14 +152,17 @@ def routine_mask(names):
     return sum(1 << order.index(n) for n in names)
 
 
-def samples(records, channels, kernel, spans=False):
+def samples(records, channels, kernel, spans=False, tick_line=None):
     """The raw samples of each case, in cycles, from a decoded trace:
     {"marker": "pc-match" | "sw-event", "cases": {name: [cycles]}, "ticked": {name: n},
      "to_return": {name: [cycles]} (PC-match rows: to the switch's return, as the
      module's docstring says; in the order of "cases")}; with `spans`, also
     "spans": {name: [(start, end)]}, each sample's ends in trace time, uncorrected.
     `channels`, `kernel`: the protocols of the application and of the kernel's hooks
-    (protocol.APP_PROTOCOLS["ctxsw"], ["freertos"]: the tick's channel)."""
+    (protocol.APP_PROTOCOLS["ctxsw"], ["freertos"]: the tick's channel).
+    `tick_line`: the trace's hardware line of the machine timer's interrupt
+    (rec.HW_CPU_IRQ + its input), which starts the "tick-edge" cases, only
+    in their own routine; None: they get no samples."""
     ch_a, ch_b, ch_tick = channels.CH_MARK_A, channels.CH_MARK_B, kernel.CH_TICK
     ch_routine = channels.CH_ROUTINE
     loaded = 0               # BACKGROUND_FLAG from the last routine start on
@@ -166,6 +192,7 @@ def samples(records, channels, kernel, spans=False):
 
     edge_cases = [c for c in CASES.values() if c.start == "irq-edge"]
     edge_cases = {f: [c for c in edge_cases if (c.case_id & BACKGROUND_FLAG) == f] for f in (0, BACKGROUND_FLAG)}
+    tick_cases = [c for c in CASES.values() if c.start == "tick-edge"]
     # A mark's PC match and its store may carry the same timestamp: the match first.
     for r in sorted(records, key=lambda r: (r.ts, r.type != rec.TYPE_CORE)):
         if r.type == rec.TYPE_CORE:
@@ -179,12 +206,17 @@ def samples(records, channels, kernel, spans=False):
                 for c in edge_cases[loaded]:
                     if routine in (None, c.routine):
                         _start(c.name, r.ts)
+            if tick_line is not None and r.payload >> tick_line & 1:
+                for c in tick_cases:
+                    if routine == c.routine and loaded == (c.case_id & BACKGROUND_FLAG):
+                        _start(c.name, r.ts)
         elif r.type == rec.TYPE_SW:
             ch, data = (r.payload >> 32) & 0xFF, r.payload & 0xFFFFFFFF
             if ch == ch_tick:
                 last_tick = r.ts
                 for name in open_:
-                    ticked[name] = True
+                    if CASES[name].start != "tick-edge":
+                        ticked[name] = True
             elif ch == ch_routine:
                 loaded = data & BACKGROUND_FLAG
                 bits = data & ~BACKGROUND_FLAG
@@ -272,6 +304,7 @@ TABLE_COLUMNS = [
     ("isr give", "isr-give", "mean"), ("irq->task", "irq-to-task", "mean"),
     ("max", "irq-to-task", "max"),
     ("irq->bound", "irq-bound-task", "mean"), ("max", "irq-bound-task", "max"),
+    ("tick->task", "tick-to-task", "mean"),
     ("worst", WORST, "max"), ("to mret", WORST, "return_max"),
 ]
 LEGEND = """\
@@ -279,7 +312,9 @@ cycles, mean over the samples unless marked; yield = taskYIELD to an equal-prior
 semaphore, mutex (priority inheritance), queue: sig/send/rel wake a higher-priority task, wait/recv/blk
 block and the lower-priority task resumes; isr give = from the ISR's mark before xSemaphoreGiveFromISR;
 irq->task = from the interrupt edge to the task its ISR wakes; irq->bound = from the interrupt edge to the
-task bound to it (switched into by the core where it has task contexts); worst = the largest max of
+task bound to it (switched into by the core where it has task contexts); tick->task = from the tick's
+edge to the return of the vTaskDelay(1) it ends (the SoC's tick countdown where the core has task
+contexts); worst = the largest max of
 every case; to mret = seed 003's metric: the worst over every case from the same start to the mret that
 enters the next task (or to that task, where the core switches with no return); marks' cost
 subtracted (not from irq->task, not from to mret); marker: pc-match

@@ -337,6 +337,10 @@ def c_header(app, benchmarks=(), kernel=None, modules=()):
             out += _app_protocol_c(APP_PROTOCOLS[name])
     out += ["", "/* Interrupt generator modes. */"]
     out += [f"#define GEN_{name} {value}u" for name, value in GEN_MODES.items()]
+    out += ["", "/* Hardware trace lines (trace/record.py): bits of the trace unit's rise and fall masks. */",
+            f"#define HW_LINE_GEN {rec.HW_GEN_LINE}u   /* generator line i: HW_LINE_GEN + i */",
+            f"#define HW_LINE_CPU_IRQ {rec.HW_CPU_IRQ}u   /* the core's interrupt input i: HW_LINE_CPU_IRQ + i */",
+            f"#define HW_LINES_CPU_IRQ {rec.N_CPU_IRQ_TRACED}u   /* the inputs traced at most */"]
     out += ["", "/* On-chip statistics event selectors: class in [7:6], index in [5:0]. */"]
     for cls in ("HW_RISE", "HW_FALL", "SW", "PC_MATCH"):
         out.append(f"#define SEL_{cls}(i) (({getattr(rec, 'SEL_' + cls)}u << 6) | ((i) & 0x3fu))")

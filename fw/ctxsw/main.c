@@ -15,6 +15,7 @@
  * expect: ctxsw: queue: ok
  * expect: ctxsw: isr: ok
  * expect: ctxsw: bound: ok
+ * expect: ctxsw: delay: ok
  * expect: ctxsw: calib+bg: ok
  * expect: ctxsw: yield+bg: ok
  * expect: ctxsw: sem+bg: ok
@@ -327,6 +328,36 @@ static void run_bound(const volatile struct irqlab_config *c) {
     ok("bound");
 }
 
+/* ------------------------------------------------- a tick wakes a task */
+/* The task delays itself one tick `samples` times; the tick's edge starts
+ * each sample (the trace unit sees the machine timer's line: trace/ctxsw.py
+ * tick_line, its rise traced during this routine only), the task's mark B
+ * after vTaskDelay ends it. Where the core has task contexts the port
+ * hands the delay to the SoC's tick countdown (port-clic/port.c
+ * xPortTaskDelay); elsewhere the kernel's delayed list wakes it. */
+_Static_assert(IRQLAB_IRQ_MTIMER < HW_LINES_CPU_IRQ, "the trace unit sees the tick's line");
+static volatile uint32_t delay_woken;
+
+static void delay_task(void *arg) {
+    for (;;) {
+        vTaskDelay(1);
+        ctxsw_mark_b(CASE_TICK_TO_TASK);
+        if (++delay_woken == samples)
+            xSemaphoreGive(done);
+    }
+}
+
+static void run_delay(void) {
+    delay_woken = 0;
+    uint32_t rise = tracer_rise_en_read();
+    tracer_rise_en_write(rise | 1u << (HW_LINE_CPU_IRQ + IRQLAB_IRQ_MTIMER));
+    TaskHandle_t h = create(delay_task, "delay", PRIO_HIGH);
+    finish("delay", h, NULL);
+    tracer_rise_en_write(rise);
+    CHECK("delay", delay_woken >= samples, delay_woken, samples);
+    ok("delay");
+}
+
 /* ----------------------------------------------------------------- runner */
 /* Background load: tasks at the runner's priority (below every routine's
  * tasks) doing countable work, each sleeping a few ticks now and then, so
@@ -371,6 +402,10 @@ static void run_routines(const volatile struct irqlab_config *c) {
     if (r & ROUTINE_BOUND) {
         stim(CH_ROUTINE, ROUTINE_BOUND | pass_flags);
         run_bound(c);
+    }
+    if ((r & ROUTINE_DELAY) && !pass_flags) {     /* trace/ctxsw.py: tick-to-task has no +bg */
+        stim(CH_ROUTINE, ROUTINE_DELAY);
+        run_delay();
     }
 }
 

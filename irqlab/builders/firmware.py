@@ -98,6 +98,21 @@ def app_uses(app):
         return [w for m in re.finditer(r"^APP_USES\s*[:+]?=(.*)$", f.read(), re.M) for w in m.group(1).split()]
 
 
+# The CLIC port's change of the kernel (one hunk: vTaskDelay hands a task in
+# a context of its own to the SoC's tick countdown; docs/FREERTOS.md).
+KERNEL_PATCH = os.path.join(paths.FW, "freertos", "port-clic", "kernel.patch")
+
+
+def kernel_for(row, options=()):
+    """The FreeRTOS folder a row's build compiles: patched where the port
+    uses the core's task contexts (a CLIC SoC with them, no option that
+    turns the patch off: hw-sched-off), else as the crate ships it."""
+    cfg = row.soc_config
+    if cfg.irq_model == "clic" and cfg.task_contexts and all(o.kernel_patch for o in options):
+        return freertos.patched_kernel_dir(KERNEL_PATCH)
+    return freertos.kernel_dir()
+
+
 def run_logged(cmd, log_path, what, **kw):
     with open(log_path, "w") as log:
         r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, **kw)
@@ -118,7 +133,7 @@ def build(row, app, include_dir, out_dir, layout=None, options=()):
     if not os.path.isfile(os.path.join(paths.FW, app, "app.mk")):
         known = sorted(d for d in os.listdir(paths.FW) if os.path.isfile(os.path.join(paths.FW, d, "app.mk")))
         raise BuildError(f"unknown firmware application '{app}' (known: {', '.join(known)})")
-    extra = [f"FREERTOS_KERNEL={freertos.kernel_dir()}"] if app_kernel(app) == "freertos" else []
+    extra = [f"FREERTOS_KERNEL={kernel_for(r, options)}"] if app_kernel(app) == "freertos" else []
     with exclusive(out_dir):                      # one make per output folder (parallel tests)
         os.makedirs(out_dir, exist_ok=True)
         gen = os.path.join(out_dir, "gen")

@@ -13,6 +13,11 @@ folder.
 
     python -m irqlab.builders.freertos        # fetches if needed, prints the folder
 
+A port may need the kernel changed: `patched_kernel_dir(patch)` is a copy of
+the cached folder with a unified diff applied (the CLIC port's
+fw/freertos/port-clic/kernel.patch), kept beside it under the patch's hash.
+The crate's folder itself is never changed.
+
 Environment: IRQLAB_CARGO (the cargo command, default `cargo`), CARGO_HOME
 (cargo's own: where the registry cache lives).
 """
@@ -159,6 +164,108 @@ def _download_crate():
                 raise BuildError(f"{CRATE_URL}: unexpected member '{m.name}'")
         tar.extractall(work)
     return os.path.join(work, f"{CRATE}-{CRATE_VERSION}", KERNEL_FOLDER)
+
+
+def patched_kernel_dir(patch, progress=None):
+    """The cached kernel with `patch` (a unified diff against the kernel
+    folder, paths a/<file> b/<file>) applied, in a folder named by the patch's
+    SHA-256: a new patch makes a new folder, whole or not at all."""
+    kernel = kernel_dir(progress)
+    try:
+        with open(patch, "rb") as f:
+            text = f.read()
+    except OSError as e:
+        raise BuildError(f"FreeRTOS: cannot read the kernel patch {patch}: {e.strerror}") from None
+    final = f"{kernel}+{hashlib.sha256(text).hexdigest()[:12]}"
+    if os.path.isdir(final):
+        return final
+    with exclusive(os.path.join(paths.BUILD, "freertos", "fetch")):
+        if os.path.isdir(final):
+            return final
+        files = parse_patch(text.decode(), patch)
+        partial = final + ".partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.copytree(kernel, partial, symlinks=True)
+        for name, hunks in files.items():
+            path = os.path.join(partial, name)
+            try:
+                with open(path, newline="") as f:
+                    original = f.read()
+            except OSError:
+                shutil.rmtree(partial, ignore_errors=True)
+                raise BuildError(f"{patch}: the kernel has no file '{name}'") from None
+            try:
+                patched = apply_hunks(original, hunks)
+            except BuildError as e:
+                shutil.rmtree(partial, ignore_errors=True)
+                raise BuildError(f"{patch}: {name}: {e}") from None
+            with open(path, "w", newline="") as f:
+                f.write(patched)
+        os.replace(partial, final)
+    return final
+
+
+def parse_patch(text, where="the patch"):
+    """{file: [(old_start, old_lines, new_lines)]} of a unified diff; a
+    malformed one is a one-line error."""
+    files, name, hunks = {}, None, None
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        ln = lines[i].rstrip("\r")
+        if ln.startswith("+++ "):
+            name = ln[4:].split("\t")[0].strip()
+            name = name[2:] if name.startswith("b/") else name
+            if ".." in name.split("/") or name.startswith("/"):
+                raise BuildError(f"{where}: a file outside the kernel: '{name}'")
+            hunks = files.setdefault(name, [])
+        elif ln.startswith("@@ "):
+            if hunks is None:
+                raise BuildError(f"{where}: line {i + 1}: a hunk before its file")
+            try:
+                spans = ln.split("@@")[1].split()
+                old_start, old_count = (list(map(int, spans[0][1:].split(","))) + [1])[:2]
+                new_count = (list(map(int, spans[1][1:].split(","))) + [1])[1]
+            except (IndexError, ValueError):
+                raise BuildError(f"{where}: line {i + 1}: a malformed hunk header") from None
+            old, new = [], []
+            i += 1
+            while i < len(lines) and (len(old) < old_count or len(new) < new_count):
+                body = lines[i].rstrip("\r")
+                tag, rest = body[:1], body[1:]
+                if tag in (" ", ""):
+                    old.append(rest)
+                    new.append(rest)
+                elif tag == "-":
+                    old.append(rest)
+                elif tag == "+":
+                    new.append(rest)
+                elif not body.startswith("\\"):
+                    raise BuildError(f"{where}: line {i + 1}: not a line of a hunk")
+                i += 1
+            if len(old) != old_count or len(new) != new_count:
+                raise BuildError(f"{where}: a hunk shorter than its header says")
+            hunks.append((old_start, old, new))
+            continue
+        i += 1
+    if not files:
+        raise BuildError(f"{where}: no file in the patch")
+    return files
+
+
+def apply_hunks(original, hunks):
+    """The text with every hunk applied where its header says (the file's
+    own line endings kept); a hunk whose lines are not there is an error."""
+    newline = "\r\n" if "\r\n" in original else "\n"
+    lines = original.split(newline)
+    shift = 0
+    for old_start, old, new in hunks:
+        at = old_start - 1 + shift
+        if lines[at:at + len(old)] != old:
+            raise BuildError(f"the hunk at line {old_start} does not match the kernel")
+        lines[at:at + len(old)] = new
+        shift += len(new) - len(old)
+    return newline.join(lines)
 
 
 def main():

@@ -15,6 +15,9 @@ class FwOption:
     defines: tuple           # ("NAME=VALUE", ...), passed as -D to every source of the build
     kernels: tuple           # the kernels whose applications take it (irqlab/builders/firmware.py app_kernel)
     help: str
+    # The build keeps the port's kernel patch (irqlab/builders/firmware.py
+    # kernel_for); False: the kernel as the crate ships it.
+    kernel_patch: bool = True
 
 
 OPTIONS = {o.name: o for o in [
@@ -24,7 +27,8 @@ OPTIONS = {o.name: o for o in [
     FwOption("hw-sched-off", ("IRQLAB_PORT_HW_SCHED_OFF=1",), ("freertos",),
              "the port leaves the core's task contexts, its scheduler's view and bound interrupts "
              "unused (fw/freertos/port-clic/port_contexts.h): the kernel alone switches tasks, "
-             "as on a core without contexts; on such a core it changes nothing"),
+             "as on a core without contexts, and is built unpatched; on such a core it changes nothing",
+             kernel_patch=False),
 ]}
 
 

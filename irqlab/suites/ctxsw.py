@@ -26,7 +26,8 @@ def run_row(row, config, out_dir, progress=None, options=()):
     run, fw_config = sim.run_application(row, APP, config, trace_path, progress, what="the context-switch suite",
                                          done="ctxsw: ok", options=options, max_cycles=MAX_CYCLES)
     records, stats = run.trace()
-    raw = ctxsw.samples(records, protocol.APP_PROTOCOLS[APP], protocol.APP_PROTOCOLS["freertos"])
+    raw = ctxsw.samples(records, protocol.APP_PROTOCOLS[APP], protocol.APP_PROTOCOLS["freertos"],
+                        tick_line=ctxsw.tick_line(sim.ensure_model(row).facts))
     res = ctxsw.figures(raw, sim_clock_hz())
     res.update({
         "description": row_info(row).description,

@@ -112,7 +112,9 @@ def profile(row, samples=50, workdir=None, progress=None):
         raise BenchError(f"row '{row}' has no retire port: its cycles cannot be placed in its code")
     fw = sim.build_firmware(model, APP, progress)
     elf = elfimage.read(fw[:-4] + ".elf")
-    image = sim.load_image(model, fw, samples=samples)
+    # Not the delay routine: a sample a tick, 100,000 cycles of retirements each.
+    image = sim.load_image(model, fw, samples=samples,
+                           routines=ctxsw.routine_mask([r for r in ctxsw.ROUTINES if r != "delay"]))
     with tempfile.TemporaryDirectory(prefix="irqlab-where-", dir=workdir) as d:
         probe = os.path.join(d, "probe.txt")
         run = sim.run(model, image, os.path.join(d, "trace.bin"), probe_path=probe,

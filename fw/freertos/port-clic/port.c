@@ -172,7 +172,7 @@ struct port_bound {
     TaskHandle_t waiter;
     uint32_t kept;
 };
-#define PORT_BOUND_MAX PORT_CONTEXTS
+#define PORT_BOUND_MAX (2 * PORT_CONTEXTS)       /* a delay channel and a bound source a task */
 static struct port_bound bound[PORT_BOUND_MAX];
 
 static inline uint32_t record_context(void *tcb) {
@@ -204,23 +204,33 @@ static inline void bind(uint32_t context, uint32_t irq, uint32_t armed) {
  * above the interrupted one and the scheduler runs; otherwise the core goes
  * back into the interrupted task (tyield, mfastctx's next: the core set it
  * to the interrupted context), and this task goes on when the kernel
- * switches into it. */
+ * switches into it. It becomes the current task before the kernel resumes
+ * it: resumed above the current task, the kernel would pend a yield, and
+ * the next tick would switch from this task to itself (110 cycles). */
+static inline UBaseType_t tcb_priority(void *tcb) {
+    return ((StaticTask_t *)tcb)->uxDummy5;
+}
+
 static void bound_learn(void *self) {
     void *interrupted = pxCurrentTCB;
-    xTaskResumeFromISR(self);
-    if (xTaskGetSchedulerState() == taskSCHEDULER_RUNNING &&
-        uxTaskPriorityGetFromISR(self) > uxTaskPriorityGetFromISR(interrupted)) {
+    if (tcb_priority(self) > tcb_priority(interrupted) &&
+        xTaskGetSchedulerState() == taskSCHEDULER_RUNNING) {
         pxCurrentTCB = self;
+        xTaskResumeFromISR(self);
         portENABLE_INTERRUPTS();
         return;
     }
+    xTaskResumeFromISR(self);
     __asm volatile("csrci mstatus, 8" ::: "memory");  /* tyield sets it again, in the interrupted task */
     CSRW(CSR_MFASTCTX, record_context(interrupted) << MFASTCTX_NEXT_SHIFT);
     portENABLE_INTERRUPTS();
     __asm volatile(FASTCTX_TYIELD(0) ::: "memory");
 }
 
-void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg) {
+/* The wait; `delay` (0: none) is a load of the tick countdown's channel
+ * (soc/taskdelay.py), written once the binding is armed, in the same
+ * critical section: its interrupt cannot come before the wait. */
+static void bound_wait(uint32_t irq, void (*first)(void *), void *arg, uint32_t delay) {
     void *self = pxCurrentTCB;
     uint32_t context = record_context(self);
     vPortEnterCritical();
@@ -234,6 +244,8 @@ void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg) {
         b->waiter = self;
         if (context)
             bind(context, irq, MFASTBIND_ARMED);
+        if (delay)
+            taskdelay_load_write(delay);
         vTaskSuspend(NULL);                  /* pends the yield: taken as the critical section ends */
         vPortExitCritical();
     }
@@ -246,6 +258,71 @@ void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg) {
         bound_learn(self);
     }
 }
+
+void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg) {
+    bound_wait(irq, first, arg, 0);
+}
+
+/* Delays in hardware (portmacro.h xPortTaskDelay): context c's channel of
+ * the tick countdown is CLIC source IRQLAB_IRQ_TASKDELAY + c - 1, enabled
+ * at the kernel's level as the scheduler starts; the task waits for it as
+ * for any bound interrupt. Where the core cannot switch (the interrupted
+ * task shares context 0, a handler or a critical section runs) the
+ * channel's handler wakes it through the kernel. */
+#ifndef IRQLAB_IRQ_TASKDELAY
+#error "a SoC with task contexts has the tick countdown (soc/taskdelay.py)"
+#endif
+#ifndef IRQLAB_IRQ_TASKDELAY_COUNT
+#define IRQLAB_IRQ_TASKDELAY_COUNT 1
+#define IRQLAB_IRQ_TASKDELAY_0 IRQLAB_IRQ_TASKDELAY
+#endif
+#define DELAY_CONTEXT_SHIFT 28                    /* soc/taskdelay.py: the load's fields */
+#define DELAY_MAX_TICKS ((1u << DELAY_CONTEXT_SHIFT) - 1)
+
+BaseType_t xPortTaskDelay(TickType_t ticks) {
+    if (ticks == 0 || ticks > DELAY_MAX_TICKS || xTaskGetSchedulerState() != taskSCHEDULER_RUNNING)
+        return pdFALSE;
+    uint32_t context = record_context(pxCurrentTCB);
+    if (!context || context > IRQLAB_IRQ_TASKDELAY_COUNT)
+        return pdFALSE;
+    bound_wait(IRQLAB_IRQ_TASKDELAY + context - 1, NULL, NULL, context << DELAY_CONTEXT_SHIFT | ticks);
+    return pdTRUE;
+}
+
+static void delay_channels_start(void) {
+    for (unsigned i = 0; i < IRQLAB_IRQ_TASKDELAY_COUNT; i++) {
+        irq_configure(IRQLAB_IRQ_TASKDELAY + i, IRQ_TRIG_EDGE, configKERNEL_INTERRUPT_LEVEL);
+        irq_enable(IRQLAB_IRQ_TASKDELAY + i);
+    }
+}
+
+/* The channels' handlers, one per channel the SoC has. */
+#define DELAY_HANDLER(i) \
+    void IRQ_HANDLER(IRQLAB_PASTE(IRQLAB_IRQ_TASKDELAY_, i))(void) { \
+        portYIELD_FROM_ISR(xPortBoundIrqFromISR(IRQLAB_IRQ_TASKDELAY + (i))); \
+    }
+DELAY_HANDLER(0)
+#if IRQLAB_IRQ_TASKDELAY_COUNT > 1
+DELAY_HANDLER(1)
+#endif
+#if IRQLAB_IRQ_TASKDELAY_COUNT > 2
+DELAY_HANDLER(2)
+#endif
+#if IRQLAB_IRQ_TASKDELAY_COUNT > 3
+DELAY_HANDLER(3)
+#endif
+#if IRQLAB_IRQ_TASKDELAY_COUNT > 4
+DELAY_HANDLER(4)
+#endif
+#if IRQLAB_IRQ_TASKDELAY_COUNT > 5
+DELAY_HANDLER(5)
+#endif
+#if IRQLAB_IRQ_TASKDELAY_COUNT > 6
+DELAY_HANDLER(6)
+#endif
+#if IRQLAB_IRQ_TASKDELAY_COUNT > 7
+#error "more tick countdown channels than handlers here"
+#endif
 
 /* A deleted task's bindings end (in a critical section): its context
  * disarmed, its entries freed (a kept interrupt with them). */
@@ -327,6 +404,7 @@ BaseType_t xPortStartScheduler(void) {
     port_ready_lists = (uintptr_t)state_container(pxCurrentTCB) -
                        ((StaticTask_t *)pxCurrentTCB)->uxDummy5 * sizeof(StaticList_t);
     port_ready_bytes = configMAX_PRIORITIES * sizeof(StaticList_t);
+    delay_channels_start();
 #endif
     next_tick = mtime_read() + TICK_CYCLES;
     mtimecmp_write(next_tick);

@@ -216,6 +216,16 @@ static inline __attribute__((always_inline)) void vPortTaskReady(void *tcb) {
  * resident ones) always takes the handler's way. */
 void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg);
 BaseType_t xPortBoundIrqFromISR(uint32_t irq);
+
+/* Delays in hardware (docs/FREERTOS.md "Delays in hardware"): vTaskDelay
+ * (through the port's kernel patch) of a task in a context of its own
+ * waits in that context's channel of the SoC's tick countdown
+ * (soc/taskdelay.py), a bound wait on the channel's interrupt: the core
+ * switches into the task when the channel reaches zero. pdFALSE where the
+ * kernel's own delay must run (no context, 0 ticks or too many, the
+ * scheduler not running). */
+BaseType_t xPortTaskDelay(TickType_t ticks);
+#define portTASK_DELAY(ticks) xPortTaskDelay(ticks)
 #endif
 
 #define portHAS_NESTED_INTERRUPTS     1
