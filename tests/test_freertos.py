@@ -6,7 +6,7 @@ must be printed, in order, and the run must exit 0."""
 
 import pytest
 
-from irqlab.builders import fwoptions
+from irqlab.builders import firmware, freertos, fwoptions
 from irqlab.drivers import elfimage, sim
 from irqlab.host import describe, record as rec
 from irqlab.rows import ROWS
@@ -36,6 +36,21 @@ def test_freertos_runs_its_checks(row, tmp_path):
         assert f"freertos.{name}" in seen, (name, sorted(seen))
     if model.facts["clic"] and model.facts["trace"]["retire_port"]:
         check_tick_saves_callee_only_to_switch(model, records)
+
+
+def test_the_delay_check_fails_with_the_kernel_unpatched(tmp_path, monkeypatch):
+    """Negative control of the delays check (fw/freertos/main.c): the port
+    with its task contexts on, but the kernel as the crate ships it, so
+    vTaskDelay never reaches the port's tick countdown: the application must
+    fail there, with the kernel's tick count still right."""
+    row = next(r for r, info in ROWS.items() if info.soc_config.task_contexts)
+    model = sim.ensure_model(row)
+    monkeypatch.setattr(firmware, "kernel_for", lambda r, options=(): freertos.kernel_dir())
+    fw = firmware.build(row, APP, model.include, str(tmp_path / "fw"))
+    r = sim.run(model, sim.load_image(model, fw), str(tmp_path / "t.bin"), max_cycles=MAX_CYCLES)
+    printed = [ln for ln in r.console.splitlines() if ln.startswith("freertos:")]
+    assert r.exit_code != 0, r.console[-1000:]
+    assert printed[-1].startswith("freertos: FAILED: delays:") and printed[-1].endswith("; 0, 1)"), printed
 
 
 def tick_intervals(model, records):

@@ -56,3 +56,39 @@ def test_a_fetch_that_cannot_work_is_one_line_and_leaves_nothing(tmp_path):
     errors = [ln for ln in r.stderr.splitlines() if ln.startswith("irqlab: error:")]
     assert len(errors) == 1 and "freertos-next 0.12.0" in errors[0] and "directly from the registry" in errors[0]
     assert not os.path.exists(os.path.join(tmp_path, "freertos", "V11.2.0"))
+
+
+# ------------------------------------------------ the port's kernel patch
+def test_the_patched_kernel_differs_by_the_patch_alone(kernel):
+    """fw/freertos/port-clic/kernel.patch applied: only tasks.c changes, by
+    exactly the patch's added lines, and the crate's folder stays as shipped."""
+    from irqlab.builders.firmware import KERNEL_PATCH
+    patched = freertos.patched_kernel_dir(KERNEL_PATCH)
+    assert patched != kernel and os.path.dirname(patched) == os.path.dirname(kernel)
+    r = subprocess.run(["diff", "-r", "-q", kernel, patched], capture_output=True, text=True)
+    assert r.stdout.strip().splitlines() == [f"Files {kernel}/tasks.c and {patched}/tasks.c differ"]
+    with open(KERNEL_PATCH) as f:
+        added = [ln[1:] for ln in f.read().splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    with open(os.path.join(kernel, "tasks.c"), newline="") as a, open(os.path.join(patched, "tasks.c"), newline="") as b:
+        before, after = a.read().split("\r\n"), b.read().split("\r\n")
+    assert len(after) - len(before) == len(added)
+    assert all(ln in after for ln in added)
+    assert freertos.patched_kernel_dir(KERNEL_PATCH) == patched       # cached: the same folder
+
+
+@pytest.mark.parametrize("text, says", [
+    ("not a patch\n", "no file in the patch"),
+    ("--- a/tasks.c\n+++ b/tasks.c\n@@ -x +y @@\n", "malformed hunk header"),
+    ("--- a/tasks.c\n+++ b/tasks.c\n@@ -1,2 +1,2 @@\n-nothing like the kernel\n+x\n", "shorter than its header"),
+    ("--- a/tasks.c\n+++ b/tasks.c\n@@ -1,1 +1,1 @@\n-nothing like the kernel\n+x\n", "does not match"),
+    ("--- a/none.c\n+++ b/none.c\n@@ -1,1 +1,1 @@\n-a\n+b\n", "has no file 'none.c'"),
+    ("--- a/x\n+++ b/../x\n@@ -1,1 +1,1 @@\n-a\n+b\n", "outside the kernel"),
+])
+def test_a_bad_patch_is_one_line_and_leaves_nothing(kernel, tmp_path, text, says):
+    patch = tmp_path / "bad.patch"
+    patch.write_text(text)
+    before = set(os.listdir(os.path.dirname(kernel)))
+    with pytest.raises(BuildError) as e:
+        freertos.patched_kernel_dir(str(patch))
+    assert says in str(e.value) and "\n" not in str(e.value)
+    assert set(os.listdir(os.path.dirname(kernel))) == before

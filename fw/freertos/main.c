@@ -88,10 +88,20 @@ static void test_priorities(void) {
 
 /* --------------------------------------------------------------- delays */
 static void test_delays(void) {
+#ifdef portHAS_HARDWARE_DELAYS
+    UBaseType_t by_hardware = uxPortHardwareDelays();
+#endif
     TickType_t t0 = xTaskGetTickCount();
     vTaskDelay(5);
     TickType_t d = xTaskGetTickCount() - t0;
     CHECK("delays", d == 5, d, 5);
+#ifdef portHAS_HARDWARE_DELAYS
+    /* This task owns a task context where the core has them: the port (the
+     * kernel's patch) handed its delay to the SoC's tick countdown, and the
+     * kernel's tick count still moved by exactly 5. */
+    by_hardware = uxPortHardwareDelays() - by_hardware;
+    CHECK("delays", by_hardware == portHAS_HARDWARE_DELAYS, by_hardware, portHAS_HARDWARE_DELAYS);
+#endif
     TickType_t last = xTaskGetTickCount();
     TickType_t start = last;
     for (int i = 1; i <= 3; i++) {

@@ -279,14 +279,21 @@ void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg) {
 #define DELAY_CONTEXT_SHIFT 28                    /* soc/taskdelay.py: the load's fields */
 #define DELAY_MAX_TICKS ((1u << DELAY_CONTEXT_SHIFT) - 1)
 
+static UBaseType_t hardware_delays;
+
 BaseType_t xPortTaskDelay(TickType_t ticks) {
     if (ticks == 0 || ticks > DELAY_MAX_TICKS || xTaskGetSchedulerState() != taskSCHEDULER_RUNNING)
         return pdFALSE;
     uint32_t context = record_context(pxCurrentTCB);
     if (!context || context > IRQLAB_IRQ_TASKDELAY_COUNT)
         return pdFALSE;
+    hardware_delays++;
     bound_wait(IRQLAB_IRQ_TASKDELAY + context - 1, NULL, NULL, context << DELAY_CONTEXT_SHIFT | ticks);
     return pdTRUE;
+}
+
+UBaseType_t uxPortHardwareDelays(void) {
+    return hardware_delays;
 }
 
 static void delay_channels_start(void) {
@@ -350,6 +357,12 @@ BaseType_t xPortBoundIrqFromISR(uint32_t irq) {
     }
     portCLEAR_INTERRUPT_MASK_FROM_ISR(saved);
     return yield;
+}
+#endif
+
+#if PORT_CONTEXTS == 1
+UBaseType_t uxPortHardwareDelays(void) {
+    return 0;
 }
 #endif
 

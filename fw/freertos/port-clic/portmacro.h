@@ -176,6 +176,12 @@ static inline uint32_t ulPortHighestBit(uint32_t x) {
 #define portGET_HIGHEST_PRIORITY(top, ready)    ((top) = ulPortHighestBit(ready))
 #endif
 
+/* Delays in hardware (port.c xPortTaskDelay): 1 where the port hands a
+ * delay of a task in a context of its own to the SoC's tick countdown;
+ * uxPortHardwareDelays counts the delays it took (0 where it takes none). */
+#define portHAS_HARDWARE_DELAYS       (PORT_CONTEXTS > 1)
+UBaseType_t uxPortHardwareDelays(void);
+
 /* Task contexts (port.c): a deleted task's context goes back to the pool. */
 #if PORT_CONTEXTS > 1
 void vPortTaskDeleted(void *tcb);
