@@ -1,5 +1,5 @@
-"""FreeRTOS on the SoC (fw/freertos/) on every row: the unmodified kernel
-with FreeRTOS's own RISC-V port where the core takes the machine timer on
+"""FreeRTOS on the SoC (fw/freertos/) on every row: the kernel (with the
+CLIC port's patch where it uses task contexts) with FreeRTOS's own RISC-V port where the core takes the machine timer on
 mip.MTIP, the project's CLIC port (fw/freertos/port-clic/) on the CLIC rows.
 The application states its expected lines in its header (`expect:`); each
 must be printed, in order, and the run must exit 0."""
@@ -118,6 +118,9 @@ def test_freertos_with_the_hardware_scheduler_off(row, tmp_path):
     symbols = elfimage.read(fw[:-4] + ".elf").symbols
     assert "vPortTaskNotReady" not in symbols and "port_switch" in symbols
     assert "vPortTaskNotReady" in elfimage.read(sim.build_firmware(model, app=APP)[:-4] + ".elf").symbols
+    # The kernel as the crate ships it: no delay reaches the port.
+    assert firmware.kernel_for(ROWS[row], fwoptions.parse(["hw-sched-off"], "freertos")) == freertos.kernel_dir()
+    assert "xPortTaskDelay" not in symbols
     r = sim.run(model, sim.load_image(model, fw), str(tmp_path / "t.bin"), max_cycles=MAX_CYCLES)
     printed = [ln for ln in r.console.splitlines() if ln.startswith("freertos:")]
     assert printed == expected_lines(APP), r.console[-2000:]

@@ -1,6 +1,7 @@
 # What an application on FreeRTOS builds besides its own sources: the kernel
-# (FreeRTOS-Kernel V11.2.0, unmodified, from the cache irqlab/builders/freertos.py
-# fills), a port chosen by the interrupt model (FreeRTOS's own RISC-V port
+# (FreeRTOS-Kernel V11.2.0 from the cache irqlab/builders/freertos.py fills; as
+# the crate ships it, or with the CLIC port's kernel.patch: builders/firmware.py
+# kernel_for passes the folder), a port chosen by the interrupt model (FreeRTOS's own RISC-V port
 # with the machine timer on mip.MTIP, or the project's CLIC port,
 # port-clic/), the glue (port_glue.c) and the trace hooks (irqlab_trace.h).
 # Included by fw/<app>/app.mk with RTOS set to this folder relative to the
@@ -23,5 +24,5 @@ APP_SRCS += $(RTOS)trap_entry.S
 APP_EXT_SRCS += $(K)/portable/GCC/RISC-V/port.c $(K)/portable/GCC/RISC-V/portASM.S
 APP_EXT_INCLUDES += $(K)/portable/GCC/RISC-V
 endif
-# The kernel is built as shipped: its own warnings are not this project's.
+# The kernel's own warnings are not this project's.
 APP_CFLAGS += -Wno-unused-parameter -Wno-type-limits -Wno-sign-compare

@@ -1,5 +1,6 @@
 /* FreeRTOS port for the irqlab core with the CLIC (the project's own; the
- * kernel stays unmodified). How it works (port.c, portasm.S):
+ * kernel as the crate ships it, but with task contexts: kernel.patch, one
+ * hunk in vTaskDelay). How it works (port.c, portasm.S):
  *  - the tick is the machine timer's CLIC source, the yield a software-
  *    pended CLIC source, both hardware-vectored to the port's entries at
  *    the kernel level configKERNEL_INTERRUPT_LEVEL;
