@@ -145,11 +145,14 @@ object Variants {
 
   /** fastctx: fastirq with 8 task contexts (FastIrqPlugin `contexts`): the
     * register file once per context, a return that switches into another
-    * context (CSRs 0x7C2, 0x7C3). */
+    * context (CSRs 0x7C2, 0x7C3); and the one pipeline lever that keeps
+    * 50 MHz and pays most (cores/README.md "Pipeline levers"): the product
+    * in execute (MulEarlyPlugin), usable by the next instruction. */
   def fastctx: Seq[Plugin[VexRiscv]] = fastirq.map {
     case _: BankedRegFilePlugin =>
       new BankedRegFilePlugin(banks = 2, banked = FastIrqPlugin.callerSavedI.contains, contexts = 8)
     case _: FastIrqPlugin => new FastIrqPlugin(contexts = 8)
+    case _: MulPlugin => new MulEarlyPlugin(inExecute = true)
     case p => p
   }
 
@@ -224,14 +227,20 @@ object Variants {
       case _: IBusSimplePlugin => iBus(prediction = STATIC)
       case p => p
     }),
-    // the product in execute: usable by the next instruction
+    // The multiplier, whichever the variant has: the product in execute,
+    // usable by the next instruction (fastctx's own) ...
     "mul1" -> (_.map {
-      case _: MulPlugin => new MulEarlyPlugin(inExecute = true)
+      case _: MulPlugin | _: MulEarlyPlugin => new MulEarlyPlugin(inExecute = true)
       case p => p
     }),
-    // the product in memory: one wait for the next instruction, not two
+    // ... in memory: one wait for the next instruction ...
     "mul2" -> (_.map {
-      case _: MulPlugin => new MulEarlyPlugin(inExecute = false)
+      case _: MulPlugin | _: MulEarlyPlugin => new MulEarlyPlugin(inExecute = false)
+      case p => p
+    }),
+    // ... or in writeBack (VexRiscv's MulPlugin, the other variants'): two waits
+    "mul3" -> (_.map {
+      case _: MulPlugin | _: MulEarlyPlugin => new MulPlugin
       case p => p
     }),
     // a load's result bypassed from memory: one wait for the next instruction, not two
