@@ -186,7 +186,7 @@ SOCS = {s.name: s for s in [
               fast_irq_data_port=True),
     SocConfig("fastctx", OWN_CPU_TYPE, "fastctx-native",
               "irqlab core with the CLIC, fastirq and 8 task contexts (a task switch is a context switch "
-              "in the register file), a multiply in execute, the tick's countdown per context, ITCM + DTCM",
+              "in the register file), ITCM + DTCM",
               irq_model="clic", retire_port=True, clic_sources=64, memory="tcm", fast_irq=True, fast_contexts=8),
     # The CLIC core with its memory on LiteX's Wishbone bus, as before the
     # TCMs: what the memory path costs.

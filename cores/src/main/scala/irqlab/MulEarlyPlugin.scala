@@ -10,8 +10,7 @@ import vexriscv.plugin._
   *    wait (a single-cycle multiply, as an ALU operation);
   *  - `inExecute` = false: in memory, one wait for the next instruction.
   * MulPlugin splits the product into four 16-bit partial products (execute
-  * and memory) and adds them in writeBack: two waits. `fastctx`'s
-  * multiplier (in execute), and the pipeline levers mul1 and mul2
+  * and memory) and adds them in writeBack: two waits. A pipeline lever
   * (Variants.levers): what the kernel's multiplies cost, against the clock. */
 class MulEarlyPlugin(val inExecute: Boolean) extends Plugin[VexRiscv] {
   object MUL_OPA extends Stageable(SInt(33 bits))

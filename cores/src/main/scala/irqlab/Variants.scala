@@ -145,14 +145,11 @@ object Variants {
 
   /** fastctx: fastirq with 8 task contexts (FastIrqPlugin `contexts`): the
     * register file once per context, a return that switches into another
-    * context (CSRs 0x7C2, 0x7C3); and the one pipeline lever that keeps
-    * 50 MHz and pays most (cores/README.md "Pipeline levers"): the product
-    * in execute (MulEarlyPlugin), usable by the next instruction. */
+    * context (CSRs 0x7C2, 0x7C3). */
   def fastctx: Seq[Plugin[VexRiscv]] = fastirq.map {
     case _: BankedRegFilePlugin =>
       new BankedRegFilePlugin(banks = 2, banked = FastIrqPlugin.callerSavedI.contains, contexts = 8)
     case _: FastIrqPlugin => new FastIrqPlugin(contexts = 8)
-    case _: MulPlugin => new MulEarlyPlugin(inExecute = true)
     case p => p
   }
 
@@ -227,20 +224,14 @@ object Variants {
       case _: IBusSimplePlugin => iBus(prediction = STATIC)
       case p => p
     }),
-    // The multiplier, whichever the variant has: the product in execute,
-    // usable by the next instruction (fastctx's own) ...
+    // the product in execute: usable by the next instruction
     "mul1" -> (_.map {
-      case _: MulPlugin | _: MulEarlyPlugin => new MulEarlyPlugin(inExecute = true)
+      case _: MulPlugin => new MulEarlyPlugin(inExecute = true)
       case p => p
     }),
-    // ... in memory: one wait for the next instruction ...
+    // the product in memory: one wait for the next instruction, not two
     "mul2" -> (_.map {
-      case _: MulPlugin | _: MulEarlyPlugin => new MulEarlyPlugin(inExecute = false)
-      case p => p
-    }),
-    // ... or in writeBack (VexRiscv's MulPlugin, the other variants'): two waits
-    "mul3" -> (_.map {
-      case _: MulPlugin | _: MulEarlyPlugin => new MulPlugin
+      case _: MulPlugin => new MulEarlyPlugin(inExecute = false)
       case p => p
     }),
     // a load's result bypassed from memory: one wait for the next instruction, not two
