@@ -103,8 +103,8 @@ ROWS = {r.name: r for r in [
 
 def row(name):
     """A row of the registry, or `<row>+<lever>`: the row on its SoC with one
-    pipeline lever in the core (soc.configs.soc_config), for measuring what
-    the lever buys; no default set includes such a row."""
+    pipeline lever in the core or one SoC option (soc.configs.soc_config),
+    for measuring what it buys; no default set includes such a row."""
     base, sep, lever = name.partition(LEVER_SEPARATOR)
     try:
         r = ROWS[base]
@@ -113,7 +113,7 @@ def row(name):
     if not sep:
         return r
     cfg = soc_config(f"{r.soc}{LEVER_SEPARATOR}{lever}")
-    return replace(r, name=name, soc=cfg.name, description=f"{r.description}; pipeline lever {lever}")
+    return replace(r, name=name, soc=cfg.name, description=f"{r.description}; {cfg.description.rpartition('; ')[2]}")
 
 
 def row_for_soc(soc):

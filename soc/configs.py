@@ -83,6 +83,10 @@ class SocConfig:
     # Task contexts of the fast-interrupt extension (FastIrqPlugin `contexts`):
     # the register file once per context, switched by a return (1: none).
     fast_contexts: int = 1
+    # The tick's countdown per task context (soc/taskdelay.py): the port
+    # hands a task's delay to it. An option (SOC_OPTIONS), on no default SoC:
+    # it costs the ULX3S build the 50 MHz (cores/README.md "Delays in hardware").
+    task_delays: bool = False
     itcm_size: int = 0x10000  # the FreeRTOS application with the CLIC stubs needs > 32 KiB
     dtcm_size: int = 0x8000
 
@@ -94,6 +98,7 @@ class SocConfig:
         assert not self.fast_irq or (self.tcm and self.irq_model == "clic"), f"{self.name}: fastirq needs the CLIC and the DTCM"
         assert self.fast_irq or not self.fast_irq_data_port, f"{self.name}: fast_irq_data_port without fast_irq"
         assert self.fast_irq or self.fast_contexts == 1, f"{self.name}: fast_contexts without fast_irq"
+        assert self.task_contexts or not self.task_delays, f"{self.name}: task_delays without task contexts"
 
     @property
     def own_core(self):
@@ -158,6 +163,7 @@ class SocConfig:
             "IRQLAB_HAS_FASTIRQ": int(self.fast_irq),
             "IRQLAB_FASTIRQ_DATA_PORT": int(self.fast_irq_data_port),
             "IRQLAB_FASTIRQ_CONTEXTS": self.fast_contexts,
+            "IRQLAB_TASK_DELAYS": int(self.task_delays),
             "IRQLAB_HAS_MODBUS_UART": int(self.modbus_uart),
             "IRQLAB_HAS_CACHES": int(self.caches),
             "IRQLAB_HAS_PTO": int(self.pto),
@@ -202,8 +208,9 @@ SOCS = {s.name: s for s in [
 
 def soc_config(name):
     """A SoC of the registry, or `<soc>+<lever>`: an own-core SoC whose core
-    has one pipeline lever applied (cores/, Variants.levers), built and run
-    like its SoC but never part of a default set."""
+    has one pipeline lever applied (cores/, Variants.levers) or one SoC
+    option (SOC_OPTIONS), built and run like its SoC but never part of a
+    default set."""
     base, sep, lever = name.partition(LEVER_SEPARATOR)
     try:
         cfg = SOCS[base]
@@ -212,13 +219,27 @@ def soc_config(name):
     return with_lever(cfg, lever) if sep else cfg
 
 
+# Options of a SoC itself, named and applied as a pipeline lever is
+# (`<soc>+<option>`): a part measured on its own and not in a default SoC.
+SOC_OPTIONS = {
+    # the tick's countdown per task context (soc/taskdelay.py)
+    "tick-countdown": ("the tick's countdown per task context", dict(task_delays=True)),
+}
+
+
 def with_lever(cfg, lever):
     from irqlab.builders import core as corebuild
+    if lever in SOC_OPTIONS:
+        what, fields = SOC_OPTIONS[lever]
+        if not cfg.task_contexts:
+            raise unknown("SoC with task contexts", cfg.name, [s for s in SOCS if SOCS[s].task_contexts])
+        return replace(cfg, name=f"{cfg.name}{LEVER_SEPARATOR}{lever}",
+                       description=f"{cfg.description}; {what}", **fields)
     if not cfg.own_core:
         raise unknown("own-core SoC", cfg.name, [s for s in SOCS if SOCS[s].own_core])
     known = corebuild.levers()
     if lever not in known:
-        raise unknown("pipeline lever", lever, known)
+        raise unknown("pipeline lever or SoC option", lever, known + sorted(SOC_OPTIONS))
     return replace(cfg, name=f"{cfg.name}{LEVER_SEPARATOR}{lever}",
                    cpu_variant=f"{cfg.cpu_variant}{LEVER_SEPARATOR}{lever}",
                    description=f"{cfg.description}; pipeline lever {lever}")

@@ -110,7 +110,7 @@ class IrqlabSoC(SoCCore):
             self.add_pto()            # first: its line is fixed (PTO_IRQ)
         if cfg.modbus_uart:
             self.add_modbus_uart()
-        if cfg.task_contexts:
+        if cfg.task_delays:
             self.add_task_delays(cfg.fast_contexts)
         self.add_constant("IRQLAB_N_GEN_LINES", rec.N_GEN_LINES)
         clashes = window_clashes(self.tcm_regions, {n: (r.origin, r.size) for n, r in self.bus.regions.items()})

@@ -1,5 +1,5 @@
 """FreeRTOS on the SoC (fw/freertos/) on every row: the kernel (with the
-CLIC port's patch where it uses task contexts) with FreeRTOS's own RISC-V port where the core takes the machine timer on
+CLIC port's patch where the SoC has the tick countdown) with FreeRTOS's own RISC-V port where the core takes the machine timer on
 mip.MTIP, the project's CLIC port (fw/freertos/port-clic/) on the CLIC rows.
 The application states its expected lines in its header (`expect:`); each
 must be printed, in order, and the run must exit 0."""
@@ -9,7 +9,7 @@ import pytest
 from irqlab.builders import firmware, freertos, fwoptions
 from irqlab.drivers import elfimage, sim
 from irqlab.host import describe, record as rec
-from irqlab.rows import ROWS
+from irqlab.rows import ROWS, row as row_info
 
 from fwexpect import expected_lines
 
@@ -38,12 +38,30 @@ def test_freertos_runs_its_checks(row, tmp_path):
         check_tick_saves_callee_only_to_switch(model, records)
 
 
+# A row with task contexts on its SoC with the tick countdown (the SoC option
+# soc/configs.py SOC_OPTIONS "tick-countdown").
+TICK_ROW = next(r for r, info in ROWS.items() if info.soc_config.task_contexts) + "+tick-countdown"
+
+
+def test_freertos_with_the_tick_countdown(tmp_path):
+    """Delays in hardware: the application's checks pass with the port
+    handing its tasks' delays to the SoC's tick countdown (the delays check
+    asserts that it did)."""
+    model = sim.ensure_model(TICK_ROW)
+    assert model.facts["taskdelay"]["channels"] == row_info(TICK_ROW).soc_config.fast_contexts - 1
+    image = sim.load_image(model, sim.build_firmware(model, app=APP))
+    r = sim.run(model, image, str(tmp_path / "t.bin"), max_cycles=MAX_CYCLES)
+    printed = [ln for ln in r.console.splitlines() if ln.startswith("freertos:")]
+    assert printed == expected_lines(APP), r.console[-2000:]
+    assert r.exit_code == 0, r.console[-2000:]
+
+
 def test_the_delay_check_fails_with_the_kernel_unpatched(tmp_path, monkeypatch):
     """Negative control of the delays check (fw/freertos/main.c): the port
-    with its task contexts on, but the kernel as the crate ships it, so
-    vTaskDelay never reaches the port's tick countdown: the application must
-    fail there, with the kernel's tick count still right."""
-    row = next(r for r, info in ROWS.items() if info.soc_config.task_contexts)
+    with the tick countdown on, but the kernel as the crate ships it, so
+    vTaskDelay never reaches the port: the application must fail there, with
+    the kernel's tick count still right."""
+    row = TICK_ROW
     model = sim.ensure_model(row)
     monkeypatch.setattr(firmware, "kernel_for", lambda r, options=(): freertos.kernel_dir())
     fw = firmware.build(row, APP, model.include, str(tmp_path / "fw"))

@@ -96,9 +96,9 @@ static void test_delays(void) {
     TickType_t d = xTaskGetTickCount() - t0;
     CHECK("delays", d == 5, d, 5);
 #ifdef portHAS_HARDWARE_DELAYS
-    /* This task owns a task context where the core has them: the port (the
-     * kernel's patch) handed its delay to the SoC's tick countdown, and the
-     * kernel's tick count still moved by exactly 5. */
+    /* This task owns a task context where the core has them: on a SoC with
+     * the tick countdown the port (through the kernel's patch) handed its
+     * delay to it, and the kernel's tick count still moved by exactly 5. */
     by_hardware = uxPortHardwareDelays() - by_hardware;
     CHECK("delays", by_hardware == portHAS_HARDWARE_DELAYS, by_hardware, portHAS_HARDWARE_DELAYS);
 #endif

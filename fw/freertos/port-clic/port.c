@@ -263,6 +263,7 @@ void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg) {
     bound_wait(irq, first, arg, 0);
 }
 
+#if portHAS_HARDWARE_DELAYS
 /* Delays in hardware (portmacro.h xPortTaskDelay): context c's channel of
  * the tick countdown is CLIC source IRQLAB_IRQ_TASKDELAY + c - 1, enabled
  * at the kernel's level as the scheduler starts; the task waits for it as
@@ -270,7 +271,7 @@ void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg) {
  * task shares context 0, a handler or a critical section runs) the
  * channel's handler wakes it through the kernel. */
 #ifndef IRQLAB_IRQ_TASKDELAY
-#error "a SoC with task contexts has the tick countdown (soc/taskdelay.py)"
+#error "IRQLAB_TASK_DELAYS without the tick countdown's sources (soc/taskdelay.py)"
 #endif
 #ifndef IRQLAB_IRQ_TASKDELAY_COUNT
 #define IRQLAB_IRQ_TASKDELAY_COUNT 1
@@ -330,6 +331,7 @@ DELAY_HANDLER(6)
 #if IRQLAB_IRQ_TASKDELAY_COUNT > 7
 #error "more tick countdown channels than handlers here"
 #endif
+#endif /* portHAS_HARDWARE_DELAYS */
 
 /* A deleted task's bindings end (in a critical section): its context
  * disarmed, its entries freed (a kept interrupt with them). */
@@ -360,7 +362,7 @@ BaseType_t xPortBoundIrqFromISR(uint32_t irq) {
 }
 #endif
 
-#if PORT_CONTEXTS == 1
+#if !portHAS_HARDWARE_DELAYS
 UBaseType_t uxPortHardwareDelays(void) {
     return 0;
 }
@@ -417,6 +419,8 @@ BaseType_t xPortStartScheduler(void) {
     port_ready_lists = (uintptr_t)state_container(pxCurrentTCB) -
                        ((StaticTask_t *)pxCurrentTCB)->uxDummy5 * sizeof(StaticList_t);
     port_ready_bytes = configMAX_PRIORITIES * sizeof(StaticList_t);
+#endif
+#if portHAS_HARDWARE_DELAYS
     delay_channels_start();
 #endif
     next_tick = mtime_read() + TICK_CYCLES;

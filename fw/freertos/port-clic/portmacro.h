@@ -177,12 +177,6 @@ static inline uint32_t ulPortHighestBit(uint32_t x) {
 #define portGET_HIGHEST_PRIORITY(top, ready)    ((top) = ulPortHighestBit(ready))
 #endif
 
-/* Delays in hardware (port.c xPortTaskDelay): 1 where the port hands a
- * delay of a task in a context of its own to the SoC's tick countdown;
- * uxPortHardwareDelays counts the delays it took (0 where it takes none). */
-#define portHAS_HARDWARE_DELAYS       (PORT_CONTEXTS > 1)
-UBaseType_t uxPortHardwareDelays(void);
-
 /* Task contexts (port.c): a deleted task's context goes back to the pool. */
 #if PORT_CONTEXTS > 1
 void vPortTaskDeleted(void *tcb);
@@ -224,13 +218,19 @@ static inline __attribute__((always_inline)) void vPortTaskReady(void *tcb) {
 void vPortBoundWait(uint32_t irq, void (*first)(void *), void *arg);
 BaseType_t xPortBoundIrqFromISR(uint32_t irq);
 
-/* Delays in hardware (docs/FREERTOS.md "Delays in hardware"): vTaskDelay
+#endif
+
+/* Delays in hardware (docs/FREERTOS.md "Delays in hardware"), on a SoC
+ * with the tick countdown (soc/taskdelay.py, IRQLAB_TASK_DELAYS): vTaskDelay
  * (through the port's kernel patch) of a task in a context of its own
- * waits in that context's channel of the SoC's tick countdown
- * (soc/taskdelay.py), a bound wait on the channel's interrupt: the core
- * switches into the task when the channel reaches zero. pdFALSE where the
- * kernel's own delay must run (no context, 0 ticks or too many, the
- * scheduler not running). */
+ * waits in that context's channel, a bound wait on the channel's
+ * interrupt: the core switches into the task when the channel reaches
+ * zero. pdFALSE where the kernel's own delay must run (no context, 0 ticks
+ * or too many, the scheduler not running). uxPortHardwareDelays counts the
+ * delays the port took (0 without the countdown). */
+#define portHAS_HARDWARE_DELAYS       (PORT_CONTEXTS > 1 && IRQLAB_TASK_DELAYS)
+UBaseType_t uxPortHardwareDelays(void);
+#if portHAS_HARDWARE_DELAYS
 BaseType_t xPortTaskDelay(TickType_t ticks);
 #define portTASK_DELAY(ticks) xPortTaskDelay(ticks)
 #endif
