@@ -77,3 +77,18 @@ def test_an_unknown_lever_is_a_one_line_error(capsys):
     assert levers.main(["--levers", "faster", "--board", "none"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: unknown pipeline lever 'faster'") and "\n" not in err
+
+
+def test_a_study_recorded_before_a_ctxsw_case_still_renders():
+    """docs/results/levers/levers.json predates the ctxsw case tick-to-task:
+    its column shows "-" for it, and every other figure as recorded."""
+    import json
+    from irqlab import paths
+    from irqlab.suites import levers
+    with open(f"{paths.ROOT}/docs/results/levers/levers.json") as f:
+        results = json.load(f)
+    assert any("tick-to-task" not in r["ctxsw"] for r in results["rows"].values())
+    lines = levers.table(results).splitlines()
+    col = [h for h, _ in levers.CTXSW_COLUMNS].index("tick->task") + 1
+    assert all(ln.split()[col] == "-" for ln in lines[1:])
+    assert lines[1].split()[1:3] == ["20.0", "383.0"]

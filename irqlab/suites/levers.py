@@ -101,6 +101,10 @@ def build_figures(board, row, bitstreams):
     return out
 
 
+def _cycles(v):
+    return "-" if v is None else f"{v:.1f}"
+
+
 def table(results):
     head = ["row"] + [h for h, _ in CTXSW_COLUMNS] + ["worst", "digits"]
     if results["board"] != "none":
@@ -108,7 +112,8 @@ def table(results):
     base = results["rows"][results["base"]]
     lines = [head]
     for name, r in results["rows"].items():
-        cells = [name] + [f"{r['ctxsw'][c]:.1f}" for _, c in CTXSW_COLUMNS] + [str(r["ctxsw_worst"])]
+        # "-": a study recorded before the ctxsw table had that case
+        cells = [name] + [_cycles(r["ctxsw"].get(c)) for _, c in CTXSW_COLUMNS] + [str(r["ctxsw_worst"])]
         d = r["digits"]
         cells.append(f"{d:.0f}" + ("" if r is base else f" ({d / base['digits'] - 1:+.1%})"))
         b = r.get("build")
