@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from irqlab.builders.core import LEVER_SEPARATOR
 from irqlab.errors import unknown
-from irqlab.soc.configs import soc_config
+from irqlab.soc.configs import lever_text, soc_config
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def row(name):
     if not sep:
         return r
     cfg = soc_config(f"{r.soc}{LEVER_SEPARATOR}{lever}")
-    return replace(r, name=name, soc=cfg.name, description=f"{r.description}; {cfg.description.rpartition('; ')[2]}")
+    return replace(r, name=name, soc=cfg.name, description=f"{r.description}; {lever_text(lever)}")
 
 
 def row_for_soc(soc):

@@ -227,14 +227,18 @@ SOC_OPTIONS = {
 }
 
 
+def lever_text(lever):
+    """What `+<lever>` adds, in words, for a SoC's and a row's description."""
+    return SOC_OPTIONS[lever][0] if lever in SOC_OPTIONS else f"pipeline lever {lever}"
+
+
 def with_lever(cfg, lever):
     from irqlab.builders import core as corebuild
     if lever in SOC_OPTIONS:
-        what, fields = SOC_OPTIONS[lever]
         if not cfg.task_contexts:
             raise unknown("SoC with task contexts", cfg.name, [s for s in SOCS if SOCS[s].task_contexts])
         return replace(cfg, name=f"{cfg.name}{LEVER_SEPARATOR}{lever}",
-                       description=f"{cfg.description}; {what}", **fields)
+                       description=f"{cfg.description}; {lever_text(lever)}", **SOC_OPTIONS[lever][1])
     if not cfg.own_core:
         raise unknown("own-core SoC", cfg.name, [s for s in SOCS if SOCS[s].own_core])
     known = corebuild.levers()
@@ -242,4 +246,4 @@ def with_lever(cfg, lever):
         raise unknown("pipeline lever or SoC option", lever, known + sorted(SOC_OPTIONS))
     return replace(cfg, name=f"{cfg.name}{LEVER_SEPARATOR}{lever}",
                    cpu_variant=f"{cfg.cpu_variant}{LEVER_SEPARATOR}{lever}",
-                   description=f"{cfg.description}; pipeline lever {lever}")
+                   description=f"{cfg.description}; {lever_text(lever)}")

@@ -105,10 +105,10 @@ KERNEL_PATCH = os.path.join(paths.FW, "freertos", "port-clic", "kernel.patch")
 
 def kernel_for(row, options=()):
     """The FreeRTOS folder a row's build compiles: patched where the port
-    hands delays to the SoC's tick countdown (a CLIC SoC with it, no option
-    that turns the patch off: hw-sched-off), else as the crate ships it."""
-    cfg = row.soc_config
-    if cfg.irq_model == "clic" and cfg.task_delays and all(o.kernel_patch for o in options):
+    hands delays to the SoC's tick countdown (a SoC with it has task
+    contexts, so the CLIC port; no option that turns the patch off:
+    hw-sched-off), else as the crate ships it."""
+    if row.soc_config.task_delays and all(o.kernel_patch for o in options):
         return freertos.patched_kernel_dir(KERNEL_PATCH)
     return freertos.kernel_dir()
 

@@ -186,23 +186,28 @@ def patched_kernel_dir(patch, progress=None):
         partial = final + ".partial"
         shutil.rmtree(partial, ignore_errors=True)
         shutil.copytree(kernel, partial, symlinks=True)
-        for name, hunks in files.items():
-            path = os.path.join(partial, name)
-            try:
-                with open(path, newline="") as f:
-                    original = f.read()
-            except OSError:
-                shutil.rmtree(partial, ignore_errors=True)
-                raise BuildError(f"{patch}: the kernel has no file '{name}'") from None
-            try:
-                patched = apply_hunks(original, hunks)
-            except BuildError as e:
-                shutil.rmtree(partial, ignore_errors=True)
-                raise BuildError(f"{patch}: {name}: {e}") from None
-            with open(path, "w", newline="") as f:
-                f.write(patched)
+        try:
+            for name, hunks in files.items():
+                _patch_file(os.path.join(partial, name), name, hunks, patch)
+        except BuildError:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise
         os.replace(partial, final)
     return final
+
+
+def _patch_file(path, name, hunks, patch):
+    try:
+        with open(path, newline="") as f:
+            original = f.read()
+    except OSError:
+        raise BuildError(f"{patch}: the kernel has no file '{name}'") from None
+    try:
+        patched = apply_hunks(original, hunks)
+    except BuildError as e:
+        raise BuildError(f"{patch}: {name}: {e}") from None
+    with open(path, "w", newline="") as f:
+        f.write(patched)
 
 
 def parse_patch(text, where="the patch"):

@@ -112,9 +112,10 @@ def profile(row, samples=50, workdir=None, progress=None):
         raise BenchError(f"row '{row}' has no retire port: its cycles cannot be placed in its code")
     fw = sim.build_firmware(model, APP, progress)
     elf = elfimage.read(fw[:-4] + ".elf")
-    # Not the delay routine: a sample a tick, 100,000 cycles of retirements each.
+    # Not the routines a tick starts: a sample a tick, 100,000 cycles of retirements each.
+    ticked = {c.routine for c in ctxsw.CASES.values() if c.start == "tick-edge"}
     image = sim.load_image(model, fw, samples=samples,
-                           routines=ctxsw.routine_mask([r for r in ctxsw.ROUTINES if r != "delay"]))
+                           routines=ctxsw.routine_mask([r for r in ctxsw.ROUTINES if r not in ticked]))
     with tempfile.TemporaryDirectory(prefix="irqlab-where-", dir=workdir) as d:
         probe = os.path.join(d, "probe.txt")
         run = sim.run(model, image, os.path.join(d, "trace.bin"), probe_path=probe,
